@@ -1,0 +1,135 @@
+// buildApp(config) → a ready Fastify instance: hardening, /config.json, every API group under its
+// prefix, and the built PWA at /. Tests use it with inject() and real ports; main.ts listens.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import type { AppConfig } from './config.js';
+import { openDatabase, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createAuthenticator, installAccessGuard } from './http/access-guard.js';
+import { installEnvelopeErrors } from './http/envelope-errors.js';
+import { registerAuthRoutes } from './modules/auth/auth-routes.js';
+import { registerUsersRoutes } from './modules/users/users-routes.js';
+import { registerPromptsRoutes } from './modules/prompts/prompts-routes.js';
+import { registerUpscaleGroup } from './modules/upscale/upscale-group.js';
+import { createServices, type ServiceOverrides, type Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    db: Db;
+  }
+}
+
+export interface BuildOptions extends ServiceOverrides {
+  /** Use this database instead of opening the configured one (it is not closed with the app). */
+  db?: Db;
+}
+
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  const db = options.db ?? (await openDatabase(config.database));
+  if (!options.db) app.addHook('onClose', () => db.close());
+  await migrateToLatest(db);
+  const services = createServices(config, db, app.log, options);
+  app.decorate('db', db);
+  app.decorate('services', services);
+
+  // Unknown paths anywhere answer with the envelope too; API groups may set their own handlers.
+  installEnvelopeErrors(app);
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // wasm-unsafe-eval: the on-device upscaler runs WebAssembly; no inline script anywhere.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // Toast and dialog libraries inject <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", ...externalOrigins(config)],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    credentials: false,
+  });
+
+  app.get('/config.json', async (_request, reply) => {
+    void reply.header('cache-control', 'no-cache');
+    return { api: config.publicApi, version: '1.0.0' };
+  });
+
+  const authenticator = createAuthenticator(services.accessTokens, services.users);
+  await app.register(
+    async (main) => {
+      installEnvelopeErrors(main);
+      installAccessGuard(main, 'main', '/api', authenticator);
+      registerAuthRoutes(main, services.auth);
+      registerUsersRoutes(main, services.usersAdmin);
+      registerPromptsRoutes(main, services.prompts);
+    },
+    { prefix: '/api' },
+  );
+
+  // The upscale group lives here when UPSCALE_URL is a path; a full URL means its own host.
+  if (config.publicApi.upscale.startsWith('/')) {
+    await registerUpscaleGroup(app, config, {
+      prefix: config.publicApi.upscale.replace(/\/+$/, ''),
+      authenticator,
+      now: services.now,
+      absoluteLinks: false,
+    });
+  }
+
+  await servePwa(app, config.staticDir);
+  return app;
+}
+
+function externalOrigins(config: AppConfig): string[] {
+  return Object.values(config.publicApi)
+    .filter((u) => /^https?:\/\//.test(u))
+    .map((u) => new URL(u).origin);
+}
+
+async function servePwa(app: FastifyInstance, staticDir: string): Promise<void> {
+  if (!existsSync(path.join(staticDir, 'index.html'))) {
+    app.log.warn({ staticDir }, 'no built PWA found; run `npm run build` to serve it');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: staticDir,
+    index: ['index.html'],
+    setHeaders(reply, filePath) {
+      // Hashed build assets never change; the shell, the worker and the manifest must revalidate.
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+}

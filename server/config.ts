@@ -1,0 +1,164 @@
+// Environment → typed configuration. Every variable is documented in README.md; a bad value stops
+// the server at start with a message that names the variable.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const int = (def: number, min: number, max: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
+
+const envSchema = z.object({
+  PORT: int(8080, 0, 65535),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATABASE_SCHEMA: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .optional(),
+  ),
+  ADMIN_ACCOUNT: optionalString,
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6, 'must be at least 6 characters').optional()),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  JWT_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  ACCESS_TOKEN_TTL_SECONDS: int(900, 1, 86_400),
+  REFRESH_TOKEN_TTL_SECONDS: int(30 * 86_400, 60, 365 * 86_400),
+  CORS_ORIGINS: optionalString,
+  BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 50 * 1024 * 1024),
+  UPLOAD_LIMIT_BYTES: int(10 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+  STATIC_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist')),
+  SMS_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  SMS_WEBHOOK_TOKEN: optionalString,
+  LOGIN_MAX_ATTEMPTS: int(10, 1, 10_000),
+  LOGIN_WINDOW_SECONDS: int(600, 1, 86_400),
+  ARGON2_MEMORY_KIB: int(19_456, 1024, 1_048_576),
+  ARGON2_TIME_COST: int(2, 1, 20),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  UPSCALE_URL: optionalString,
+  IMAGE_API_URL: optionalString,
+  THIRD_API_URL: optionalString,
+  // Upscale service (embedded under UPSCALE_URL's path, or alone via server/upscale-main.ts).
+  UPSCALE_PORT: int(8090, 0, 65535),
+  MODELS_DIR: optionalString,
+  UPSCALE_CONCURRENCY: int(1, 1, 16),
+  UPSCALE_MAX_QUEUE: int(8, 0, 10_000),
+  UPSCALE_MAX_PIXELS: int(4_200_000, 1, 100_000_000),
+  UPSCALE_MAX_BATCH_FILES: int(10, 1, 100),
+  UPSCALE_RESULT_TTL_SECONDS: int(86_400, 1, 30 * 86_400),
+  UPSCALE_THREADS: int(availableParallelism(), 1, 256),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  admin?: { account: string; password?: string };
+  logLevel: string;
+  jwtSecret: Uint8Array;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  corsOrigins: string[];
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  staticDir: string;
+  sms: { kind: 'outbox' } | { kind: 'webhook'; url: string; token?: string };
+  loginThrottle: { maxAttempts: number; windowSeconds: number };
+  argon2: { memoryCost: number; timeCost: number };
+  trustProxy: boolean;
+  /** Base URL of each API group as the PWA sees it; served as /config.json. */
+  publicApi: { main: string; image: string; upscale: string; third: string };
+  upscale: {
+    port: number;
+    modelsDir: string;
+    /** engine jobs running at once (one engine each) */
+    concurrency: number;
+    /** jobs allowed to wait behind the running ones; beyond it a 503 */
+    maxQueue: number;
+    maxPixels: number;
+    maxBatchFiles: number;
+    resultTtlSeconds: number;
+    /** onnxruntime threads, shared out among the engines */
+    threads: number;
+  };
+}
+
+export class ConfigError extends Error {}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
+      : { kind: 'sqlite', file: path.join(dataDir, 'loom.sqlite') },
+    admin: e.ADMIN_ACCOUNT ? { account: e.ADMIN_ACCOUNT, password: e.ADMIN_PASSWORD } : undefined,
+    logLevel: e.LOG_LEVEL,
+    jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    corsOrigins: (e.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    staticDir: path.resolve(e.STATIC_DIR),
+    sms: e.SMS_WEBHOOK_URL ? { kind: 'webhook', url: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN } : { kind: 'outbox' },
+    loginThrottle: { maxAttempts: e.LOGIN_MAX_ATTEMPTS, windowSeconds: e.LOGIN_WINDOW_SECONDS },
+    argon2: { memoryCost: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST },
+    trustProxy: e.TRUST_PROXY === 'true',
+    publicApi: {
+      main: '/api',
+      image: e.IMAGE_API_URL ?? '/image-api',
+      upscale: e.UPSCALE_URL ?? '/upscale-api',
+      third: e.THIRD_API_URL ?? '/third-api',
+    },
+    upscale: {
+      port: e.UPSCALE_PORT,
+      modelsDir: e.MODELS_DIR ? path.resolve(e.MODELS_DIR) : path.join(repoRoot, '.cache', 'models'),
+      concurrency: e.UPSCALE_CONCURRENCY,
+      maxQueue: e.UPSCALE_MAX_QUEUE,
+      maxPixels: e.UPSCALE_MAX_PIXELS,
+      maxBatchFiles: e.UPSCALE_MAX_BATCH_FILES,
+      resultTtlSeconds: e.UPSCALE_RESULT_TTL_SECONDS,
+      threads: e.UPSCALE_THREADS,
+    },
+  };
+}
+
+/** Without JWT_SECRET, one random secret is kept in the data folder so sessions survive restarts. */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,47 @@
+// One Kysely instance over SQLite (embedded default) or PostgreSQL (DATABASE_URL).
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { AppConfig } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(database: AppConfig['database']): Promise<Db> {
+  if (database.kind === 'sqlite') {
+    const sqlite = new SQLite(database.file);
+    // WAL lets readers continue while a write commits; foreign keys are off by default in SQLite.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  }
+  const schema = database.schema;
+  if (schema) {
+    // Create the schema before the pool starts pointing search_path at it.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool,
+      onCreateConnection: async (conn) => {
+        if (schema) await conn.executeQuery(CompiledQuery.raw(`SET search_path TO "${schema}"`));
+      },
+    }),
+  });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}

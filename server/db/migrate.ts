@@ -1,0 +1,26 @@
+// Runs every migration at start; the same list serves SQLite and PostgreSQL.
+import { Migrator, type Migration } from 'kysely';
+import type { Db, Dialect } from './database.js';
+import { accountsMigration } from './migrations/0001-accounts.js';
+import { promptsMigration } from './migrations/0002-prompts.js';
+
+// Later features append their migrations here; names sort in the order they must run.
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-accounts': accountsMigration(dialect),
+    '0002-prompts': promptsMigration(dialect),
+  };
+}
+
+export async function migrateToLatest(db: Db, extra: Record<string, Migration> = {}): Promise<void> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => ({ ...migrationsFor(db.dialect), ...extra }) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const why = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Database migration failed: ${why}`);
+  }
+}

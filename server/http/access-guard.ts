@@ -1,0 +1,51 @@
+// Turns the route-access table into a preHandler on each route of one API group.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { AccessTokens } from '../modules/auth/access-tokens.js';
+import type { UsersRepository } from '../modules/users/users-repository.js';
+import { AppError } from './app-error.js';
+import { accessFor, type ApiGroup } from './route-access.js';
+
+export interface Authenticator {
+  /** The signed-in user behind a request's bearer token, or an AppError 401. */
+  authenticate(request: FastifyRequest): Promise<NonNullable<FastifyRequest['user']>>;
+}
+
+export function createAuthenticator(tokens: AccessTokens, users: UsersRepository): Authenticator {
+  return {
+    async authenticate(request) {
+      const header = request.headers.authorization ?? '';
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      const claims = match?.[1] ? await tokens.verify(match[1]) : null;
+      if (!claims) throw new AppError(401, 'unauthorized');
+      const user = await users.findById(claims.userId);
+      // A disabled or deleted user's tokens stop working at once.
+      if (!user || Number(user.disabled)) throw new AppError(401, 'unauthorized');
+      return user;
+    },
+  };
+}
+
+export function installAccessGuard(
+  app: FastifyInstance,
+  group: ApiGroup,
+  prefix: string,
+  authenticator: Authenticator,
+): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const path = route.url.startsWith(prefix) ? route.url.slice(prefix.length) : route.url;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const accesses = methods.map((method) => accessFor(group, method, path));
+    const access = accesses[0];
+    if (!access || accesses.some((a) => a !== access)) {
+      throw new Error(`Route ${methods.join(',')} ${route.url} has no single line in server/http/route-access.ts`);
+    }
+    if (access === 'public') return;
+    const guard = async (request: FastifyRequest) => {
+      const user = await authenticator.authenticate(request);
+      if (access !== 'signed-in' && !access.includes(user.user_level)) throw new AppError(403, 'forbidden');
+      request.user = user;
+    };
+    const existing = route.preHandler;
+    route.preHandler = existing ? [guard, ...(Array.isArray(existing) ? existing : [existing])] : [guard];
+  });
+}

@@ -1,0 +1,55 @@
+// The one declarative table of who may call what. Every route of every API group must have a line
+// here: registering a route without one stops the server at start (deny by default).
+// Keys are "METHOD path" with the path relative to its group's prefix, exactly as registered.
+import type { UserLevel } from '../db/schema.js';
+
+export type Access = 'public' | 'signed-in' | readonly UserLevel[];
+export type ApiGroup = 'main' | 'image' | 'upscale' | 'third';
+
+/** Spec §2's menu table: who sees each tool is who may call its routes. */
+export const TOOL_ROLES = {
+  imageProcessing: ['ADMIN', 'DESIGNER'],
+  videoGeneration: ['ADMIN', 'GENERAL'],
+  history: ['ADMIN', 'GENERAL'],
+  workshop: ['ADMIN'],
+  promptManagement: ['ADMIN'],
+  users: ['ADMIN'],
+} as const satisfies Record<string, readonly UserLevel[]>;
+
+export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
+  main: {
+    'POST /auth/login-password': 'public',
+    'POST /auth/login': 'public',
+    'POST /auth/login-wechat': 'public',
+    'POST /auth/send-code': 'public',
+    // Refresh and logout authenticate with the refresh token in the body, not the access token.
+    'POST /user/refresh/': 'public',
+    'POST /user/logout/': 'public',
+    'GET /user/profile': 'signed-in',
+    'PUT /user/password/': 'signed-in',
+    'GET /users/': TOOL_ROLES.users,
+    'POST /users/': TOOL_ROLES.users,
+    'GET /users/:id/': TOOL_ROLES.users,
+    'PUT /users/:id/': TOOL_ROLES.users,
+    'DELETE /users/:id/': TOOL_ROLES.users,
+    'GET /prompts/': TOOL_ROLES.promptManagement,
+    'GET /prompts/:type/': TOOL_ROLES.promptManagement,
+    'POST /prompts/': TOOL_ROLES.promptManagement,
+    'PUT /prompts/:type/': TOOL_ROLES.promptManagement,
+    'DELETE /prompts/:type/': TOOL_ROLES.promptManagement,
+  },
+  image: {},
+  upscale: {
+    'GET /models': TOOL_ROLES.imageProcessing,
+    'POST /upscale/single': TOOL_ROLES.imageProcessing,
+    'POST /upscale/batch': TOOL_ROLES.imageProcessing,
+    // The link's HMAC signature and expiry are the check, so <img src> works without a bearer header.
+    'GET /results/:id/:filename': 'public',
+  },
+  third: {},
+};
+
+export function accessFor(group: ApiGroup, method: string, path: string): Access | undefined {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return routeAccess[group][`${m} ${path === '' ? '/' : path}`];
+}

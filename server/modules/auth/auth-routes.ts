@@ -1,0 +1,65 @@
+// Spec §7 sign-in and session calls, mounted under the main API prefix.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { currentUser } from '../../http/current-user.js';
+import { ok } from '../../http/envelope.js';
+import { validate } from '../../http/validate.js';
+import { toUserView } from '../users/user-view.js';
+import type { AuthService } from './auth-service.js';
+import { PASSWORD_MIN_LENGTH } from './passwords.js';
+
+const required = z.string().trim().min(1).max(200);
+const password = z.string().min(1).max(256);
+const phone = z
+  .string()
+  .trim()
+  .regex(/^\d{4,20}$/, 'phone must be 4 to 20 digits');
+const internationalCode = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}$/, 'international_code must be 1 to 4 digits')
+  .default('86');
+
+const schemas = {
+  loginPassword: z.object({ account: required, password }),
+  loginCode: z.object({ phone, code: z.string().regex(/^\d{6}$/, 'code must be 6 digits'), international_code: internationalCode }),
+  loginWechat: z.object({ wechat_account: required, password }),
+  sendCode: z.object({ phone, international_code: internationalCode }),
+  refresh: z.object({ refresh_token: z.string().min(1).max(512) }),
+  logout: z.object({ refresh_token: z.string().max(512).optional() }),
+  changePassword: z.object({ old_password: password, new_password: z.string().min(PASSWORD_MIN_LENGTH).max(256) }),
+};
+
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+  app.post('/auth/login-password', async (request) => {
+    const body = validate(schemas.loginPassword, request.body);
+    return ok(request, await auth.loginWithAccount(body.account, body.password, request.ip));
+  });
+  app.post('/auth/login', async (request) => {
+    const body = validate(schemas.loginCode, request.body);
+    return ok(request, await auth.loginWithCode(body.phone, body.international_code, body.code, request.ip));
+  });
+  app.post('/auth/login-wechat', async (request) => {
+    const body = validate(schemas.loginWechat, request.body);
+    return ok(request, await auth.loginWithWechat(body.wechat_account, body.password, request.ip));
+  });
+  app.post('/auth/send-code', async (request) => {
+    const body = validate(schemas.sendCode, request.body);
+    return ok(request, await auth.sendCode(body.phone, body.international_code, request.ip), 'code_sent');
+  });
+  app.post('/user/refresh/', async (request) => {
+    const body = validate(schemas.refresh, request.body);
+    return ok(request, await auth.refresh(body.refresh_token));
+  });
+  app.post('/user/logout/', async (request) => {
+    const body = validate(schemas.logout, request.body);
+    await auth.logout(body.refresh_token);
+    return ok(request, null, 'logged_out');
+  });
+  app.get('/user/profile', async (request) => ok(request, toUserView(currentUser(request))));
+  app.put('/user/password/', async (request) => {
+    const body = validate(schemas.changePassword, request.body);
+    await auth.changePassword(currentUser(request), body.old_password, body.new_password);
+    return ok(request, null, 'password_changed');
+  });
+}

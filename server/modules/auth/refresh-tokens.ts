@@ -1,0 +1,84 @@
+// Opaque refresh tokens, stored as keyed hashes, rotated on every use. Presenting a token that was
+// already rotated means it leaked: the whole family (every descendant) is revoked.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { keyedHash, randomToken } from './secret-hash.js';
+
+export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSeconds: number, now: () => Date) {
+  async function issue(userId: number, familyId: string = randomUUID()): Promise<string> {
+    const token = randomToken();
+    const t = now();
+    await db
+      .insertInto('refresh_tokens')
+      .values({
+        user_id: userId,
+        family_id: familyId,
+        token_hash: keyedHash(key, token),
+        expires_at: new Date(t.getTime() + ttlSeconds * 1000).toISOString(),
+        revoked_at: null,
+        replaced_at: null,
+        created_at: t.toISOString(),
+      })
+      .execute();
+    return token;
+  }
+
+  async function revokeFamily(familyId: string): Promise<void> {
+    await db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now().toISOString() })
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  return {
+    issue,
+    /** Trades a valid token for a new one of the same family; null when the token is not usable. */
+    async rotate(token: string): Promise<{ userId: number; token: string } | null> {
+      const row = await db
+        .selectFrom('refresh_tokens')
+        .selectAll()
+        .where('token_hash', '=', keyedHash(key, token))
+        .executeTakeFirst();
+      if (!row) return null;
+      if (row.revoked_at || row.replaced_at) {
+        await revokeFamily(row.family_id);
+        return null;
+      }
+      if (row.expires_at <= now().toISOString()) return null;
+      // The conditional update makes two concurrent rotations of one token count as a reuse.
+      const marked = await db
+        .updateTable('refresh_tokens')
+        .set({ replaced_at: now().toISOString() })
+        .where('id', '=', row.id)
+        .where('replaced_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(marked.numUpdatedRows) !== 1) {
+        await revokeFamily(row.family_id);
+        return null;
+      }
+      return { userId: Number(row.user_id), token: await issue(Number(row.user_id), row.family_id) };
+    },
+    async revoke(token: string): Promise<void> {
+      const row = await db
+        .selectFrom('refresh_tokens')
+        .select('family_id')
+        .where('token_hash', '=', keyedHash(key, token))
+        .executeTakeFirst();
+      if (row) await revokeFamily(row.family_id);
+    },
+    async revokeAllForUser(userId: number): Promise<void> {
+      await db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: now().toISOString() })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+  };
+}
+
+export type RefreshTokens = ReturnType<typeof createRefreshTokens>;

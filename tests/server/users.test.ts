@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runUserCommand } from '../../server/cli/user-command.js';
+import { databaseKinds } from './helpers/databases.js';
+import { ADMIN, createTestApp, type TestApp } from './helpers/test-app.js';
+
+interface UserView {
+  id: number;
+  account: string;
+  user_level: string;
+  disabled: boolean;
+}
+
+for (const db of databaseKinds) {
+  describe.skipIf(db.skip)(`users and roles on ${db.kind}`, () => {
+    let t: TestApp;
+    let admin: string;
+    beforeAll(async () => {
+      t = await createTestApp(db.kind);
+      admin = await t.adminToken();
+    });
+    afterAll(() => t?.close());
+
+    it('creates, reads, updates and deletes an account', async () => {
+      const created = await t.call<UserView>('POST', '/api/users/', {
+        token: admin,
+        body: { account: 'fabric-lead', password: 'secret-1', user_level: 'DESIGNER', display_name: 'Fabric Lead', phone: '13712345678' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ success: true, code: 201 });
+      const id = created.body.data.id;
+      const read = await t.call<UserView>('GET', `/api/users/${id}/`, { token: admin });
+      expect(read.body.data).toMatchObject({ account: 'fabric-lead', user_level: 'DESIGNER', display_name: 'Fabric Lead' });
+      // The trailing slash is optional, as clients differ.
+      expect((await t.call('GET', `/api/users/${id}`, { token: admin })).status).toBe(200);
+      const updated = await t.call<UserView>('PUT', `/api/users/${id}/`, {
+        token: admin,
+        body: { user_level: 'GENERAL', display_name: 'Video Lead' },
+      });
+      expect(updated.body.data).toMatchObject({ user_level: 'GENERAL', display_name: 'Video Lead' });
+      expect((await t.call('DELETE', `/api/users/${id}/`, { token: admin })).status).toBe(200);
+      expect((await t.call('GET', `/api/users/${id}/`, { token: admin })).status).toBe(404);
+      expect((await t.call('DELETE', `/api/users/${id}/`, { token: admin })).status).toBe(404);
+    });
+
+    it('refuses a duplicate account, WeChat account or phone', async () => {
+      const base = { password: 'secret-1', user_level: 'GENERAL' };
+      expect((await t.call('POST', '/api/users/', { token: admin, body: { ...base, account: 'dup-a', wechat_account: 'wx-dup', phone: '13800001111' } })).status).toBe(201);
+      for (const body of [
+        { ...base, account: 'dup-a' },
+        { ...base, account: 'dup-b', wechat_account: 'wx-dup' },
+        { ...base, account: 'dup-c', phone: '13800001111' },
+      ]) {
+        const r = await t.call('POST', '/api/users/', { token: admin, body });
+        expect(r.status).toBe(409);
+        expect(r.body.message).toMatch(/already in use/);
+      }
+    });
+
+    it('validates new accounts field by field', async () => {
+      const r = await t.call<{ errors: { field: string }[] }>('POST', '/api/users/', {
+        token: admin,
+        body: { account: '', password: '123', user_level: 'OWNER' },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.data.errors.map((e) => e.field).sort()).toEqual(['account', 'password', 'user_level']);
+    });
+
+    it('lists with pagination and search', async () => {
+      for (let i = 0; i < 5; i += 1) {
+        await t.call('POST', '/api/users/', { token: admin, body: { account: `page-user-${i}`, password: 'secret-1', user_level: 'GENERAL' } });
+      }
+      const page = await t.call<{ items: UserView[]; total: number; page: number; page_size: number }>(
+        'GET',
+        '/api/users/?page=2&page_size=2&search=PAGE-user',
+        { token: admin },
+      );
+      expect(page.status).toBe(200);
+      expect(page.body.data.total).toBe(5);
+      expect(page.body.data.items.map((u) => u.account)).toEqual(['page-user-2', 'page-user-3']);
+      expect(page.body.data).toMatchObject({ page: 2, page_size: 2 });
+    });
+
+    it('lets nobody delete, disable or demote themselves', async () => {
+      const me = await t.call<UserView>('GET', '/api/user/profile', { token: admin });
+      const id = me.body.data.id;
+      for (const [method, body] of [
+        ['DELETE', undefined],
+        ['PUT', { user_level: 'DESIGNER' }],
+        ['PUT', { disabled: true }],
+      ] as const) {
+        const r = await t.call(method, `/api/users/${id}/`, { token: admin, body });
+        expect(r.status).toBe(400);
+        expect(r.body.message).toMatch(/your own account/);
+      }
+    });
+
+    it('keeps the last administrator (operator command included)', async () => {
+      const lines: string[] = [];
+      const code = await runUserCommand(['disable', ADMIN.account], t.app.services, (l) => lines.push(l));
+      expect(code).toBe(1);
+      expect(lines.join('\n')).toMatch(/last administrator/);
+      // With a second administrator, the first may be demoted by the second.
+      const second = await t.createUser('ADMIN');
+      const me = await t.call<UserView>('GET', '/api/user/profile', { token: admin });
+      const demote = await t.call('PUT', `/api/users/${me.body.data.id}/`, { token: second.token, body: { user_level: 'DESIGNER' } });
+      expect(demote.status).toBe(200);
+      // Now the second is the last one and cannot be disabled from the command line.
+      expect(await runUserCommand(['disable', second.account], t.app.services, () => undefined)).toBe(1);
+      await t.app.services.usersAdmin.update(null, me.body.data.id, { user_level: 'ADMIN' });
+    });
+
+    it('runs the operator commands: create, list, reset-password, disable, enable', async () => {
+      const out: string[] = [];
+      const say = (l: string) => out.push(l);
+      expect(await runUserCommand(['create', 'cli-user', '--password', 'cli-pass-1', '--level', 'general'], t.app.services, say)).toBe(0);
+      await expect(t.login('cli-user', 'cli-pass-1')).resolves.toHaveProperty('token');
+      expect(await runUserCommand(['reset-password', 'cli-user', '--password', 'cli-pass-2'], t.app.services, say)).toBe(0);
+      await expect(t.login('cli-user', 'cli-pass-2')).resolves.toHaveProperty('token');
+      expect(await runUserCommand(['disable', 'cli-user'], t.app.services, say)).toBe(0);
+      await expect(t.login('cli-user', 'cli-pass-2')).rejects.toThrow(/403/);
+      expect(await runUserCommand(['enable', 'cli-user'], t.app.services, say)).toBe(0);
+      expect(await runUserCommand(['list', '--search', 'cli-'], t.app.services, say)).toBe(0);
+      expect(out.at(-1)).toBe('1 account(s)');
+      expect(await runUserCommand(['explode'], t.app.services, say)).toBe(2);
+      expect(await runUserCommand(['create', 'x', '--password', '1'], t.app.services, say)).toBe(2);
+    });
+
+    it('enforces roles on the server: only ADMIN manages users, everyone reads their profile', async () => {
+      for (const level of ['DESIGNER', 'GENERAL'] as const) {
+        const u = await t.createUser(level);
+        const list = await t.call('GET', '/api/users/', { token: u.token });
+        expect(list.status).toBe(403);
+        expect(list.body).toMatchObject({ success: false, code: 403, message: 'No permission' });
+        expect((await t.call('POST', '/api/users/', { token: u.token, body: { account: 'x', user_level: 'ADMIN' } })).status).toBe(403);
+        expect((await t.call('GET', '/api/user/profile', { token: u.token })).status).toBe(200);
+      }
+      expect((await t.call('GET', '/api/users/')).status).toBe(401);
+    });
+  });
+}

@@ -1,0 +1,2 @@
+// jsdom has no IndexedDB; fake-indexeddb gives a spec-following one for unit tests.
+import 'fake-indexeddb/auto';

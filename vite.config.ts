@@ -1,0 +1,37 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { PRECACHE_IGNORES } from './src/sw/routes';
+import { webManifest } from './src/sw/web-manifest';
+import pkg from './package.json' with { type: 'json' };
+
+// The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
+// caching rules stay readable and testable; API base URLs come from /config.json at run time.
+export default defineConfig({
+  base: '/',
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      // The page offers updates itself (workbox-window): never auto-reload over running work.
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: webManifest,
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon-180.png'],
+      injectManifest: {
+        // svg and webmanifest are added by the plugin itself; heavy and runtime-cached files stay out.
+        globPatterns: ['**/*.{js,css,html,woff2}'],
+        globIgnores: PRECACHE_IGNORES,
+        // A single oversized entry fails the build instead of slowing every install.
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  // LOOM_BUILD_ID names a build (CI sets the commit); the service worker reports it (GET_VERSION).
+  define: { __APP_VERSION__: JSON.stringify(pkg.version), __APP_BUILD__: JSON.stringify(process.env.LOOM_BUILD_ID ?? pkg.version) },
+  build: { target: 'es2022', sourcemap: true },
+  server: { proxy: { '/api': 'http://127.0.0.1:8080', '/upscale-api': 'http://127.0.0.1:8080', '/image-api': 'http://127.0.0.1:8080', '/third-api': 'http://127.0.0.1:8080', '/config.json': 'http://127.0.0.1:8080' } },
+});
