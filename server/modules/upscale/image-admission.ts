@@ -1,0 +1,31 @@
+// Cheap checks on an uploaded image before it may wait in the queue: the type from its magic
+// bytes, then its header (dimensions) against the pixel limit, so a decompression bomb or a
+// truncated header is refused at once instead of after a wait. The engine checks again in full.
+import sharp from 'sharp';
+import { sniffImageType, type SniffedType } from './image-type.js';
+import { UpscaleHttpError } from './upscale-http-error.js';
+
+export interface AdmittedImage {
+  type: SniffedType;
+  width: number;
+  height: number;
+}
+
+export async function admitImage(data: Buffer, maxPixels: number): Promise<AdmittedImage> {
+  const type = sniffImageType(data);
+  if (!type) throw new UpscaleHttpError(415, 'unsupported_type');
+  let width: number;
+  let height: number;
+  try {
+    // limitInputPixels: false — the header alone is read here and the limit is ours to report.
+    const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
+    width = meta.width ?? 0;
+    // An animation's height counts every frame; the first frame is what gets upscaled.
+    height = meta.pageHeight ?? meta.height ?? 0;
+  } catch {
+    throw new UpscaleHttpError(422, 'corrupt_image');
+  }
+  if (!width || !height) throw new UpscaleHttpError(422, 'corrupt_image');
+  if (width * height > maxPixels) throw new UpscaleHttpError(413, 'too_many_pixels', { max: maxPixels });
+  return { type, width, height };
+}

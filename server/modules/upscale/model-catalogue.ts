@@ -1,0 +1,29 @@
+// The model list as the service answers it (spec §3 "Upscale model", §5 labels): the engine's
+// names without file suffix, with the category and recommendation the spec derives from them.
+import type { EngineModel } from './upscale-engine-port.js';
+
+export interface ModelView {
+  name: string;
+  scale: number;
+  denoise: string;
+  category: '2x' | '4x' | 'other';
+  recommended: boolean;
+}
+
+const RECOMMENDED = new Set(['conservative', 'denoise2x']);
+const CATEGORY_ORDER = { '2x': 0, '4x': 1, other: 2 } as const;
+
+export function toModelViews(models: EngineModel[]): ModelView[] {
+  return models
+    .map((m): ModelView => {
+      const category = m.scale === 2 ? '2x' : m.scale === 4 ? '4x' : 'other';
+      return {
+        name: m.name,
+        scale: m.scale,
+        denoise: m.denoise,
+        category,
+        recommended: RECOMMENDED.has(m.denoise),
+      };
+    })
+    .sort((a, b) => CATEGORY_ORDER[a.category] - CATEGORY_ORDER[b.category] || a.name.localeCompare(b.name));
+}

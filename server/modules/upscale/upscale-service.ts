@@ -1,0 +1,111 @@
+// One upscale end to end: admit the image, check the model, wait for a queue slot, run the
+// engine of that slot, store the result and sign its link. Shared by the single and batch calls.
+import { UpscaleError } from '../../upscale/errors.js';
+import { admitImage } from './image-admission.js';
+import { JobQueue } from './job-queue.js';
+import { toModelViews, type ModelView } from './model-catalogue.js';
+import { ResultStore, resultFilename } from './result-store.js';
+import type { SignedUrls } from './signed-urls.js';
+import type { EngineFactory, UpscaleEnginePort } from './upscale-engine-port.js';
+import { UpscaleHttpError } from './upscale-http-error.js';
+import type { UpscaleParams } from './upscale-params.js';
+
+export interface UpscaleServiceOptions {
+  engines: EngineFactory;
+  concurrency: number;
+  maxQueue: number;
+  maxPixels: number;
+  resultTtlSeconds: number;
+  dataDir: string;
+  signedUrls: SignedUrls;
+  now: () => Date;
+}
+
+export interface UpscaleOutcome {
+  url: string;
+  filename: string;
+  width: number;
+  height: number;
+  scale: number;
+  durationMs: number;
+}
+
+export interface JobHooks {
+  signal: AbortSignal;
+  onProgress?: (fraction: number) => void;
+  /** Called once the job holds an engine (it has stopped waiting). */
+  onStart?: () => void;
+}
+
+export class UpscaleService {
+  readonly queue: JobQueue;
+  readonly store: ResultStore;
+  private readonly engines: UpscaleEnginePort[];
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: UpscaleServiceOptions) {
+    this.queue = new JobQueue(o.concurrency, o.maxQueue);
+    this.store = new ResultStore(o.dataDir);
+    this.engines = Array.from({ length: o.concurrency }, (_, slot) => o.engines(slot));
+  }
+
+  async listModels(): Promise<ModelView[]> {
+    try {
+      return toModelViews(await this.engines[0]!.listModels());
+    } catch (error) {
+      // No weights on disk yet (models:fetch not run): a clear 503 rather than a 500.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new UpscaleHttpError(503, 'models_unavailable');
+      throw error;
+    }
+  }
+
+  /** Refuses an unknown model before any upload is processed. */
+  async assertModel(name: string): Promise<void> {
+    const models = await this.listModels();
+    if (!models.some((m) => m.name === name))
+      throw new UpscaleHttpError(400, 'unknown_model', { model: name }, { field: 'model_name' });
+  }
+
+  async upscale(
+    input: { filename: string; data: Buffer },
+    params: UpscaleParams,
+    hooks: JobHooks,
+  ): Promise<UpscaleOutcome> {
+    await admitImage(input.data, this.o.maxPixels);
+    const result = await this.queue.run(async (signal, slot) => {
+      hooks.onStart?.();
+      return this.engines[slot]!.upscale(input.data, { ...params, signal, onProgress: hooks.onProgress });
+    }, hooks.signal);
+    // A client gone during encoding gets no file written for it.
+    if (hooks.signal.aborted) throw new UpscaleError('cancelled', 'upscale cancelled');
+    const stored = await this.store.save(
+      resultFilename(input.filename, params.modelName, result.format),
+      result.data,
+    );
+    const expiresAt = this.o.now().getTime() + this.o.resultTtlSeconds * 1000;
+    return {
+      url: this.o.signedUrls.sign(stored.id, stored.filename, expiresAt),
+      filename: stored.filename,
+      width: result.width,
+      height: result.height,
+      scale: result.scale,
+      durationMs: result.durationMs,
+    };
+  }
+
+  sweep(): Promise<number> {
+    return this.store.sweep(this.o.resultTtlSeconds, this.o.now().getTime());
+  }
+
+  startSweeper(log: (error: unknown) => void): void {
+    const everyMs = Math.min(this.o.resultTtlSeconds, 600) * 1000;
+    this.sweeper = setInterval(() => void this.sweep().catch(log), everyMs);
+    this.sweeper.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.all(this.engines.map((e) => e.close()));
+  }
+}

@@ -1,0 +1,129 @@
+// ncnn -> ONNX conversion of one Real-CUGAN model into the set of graphs the
+// tiled engine runs. Results are cached on disk, keyed by a hash of the source
+// files and of the converter version, so a restart costs a directory read.
+
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { parseNcnnParam, type NcnnGraph } from './ncnn-param.js';
+import { type ModelGeometry, type SeBlock, findSeBlocks, modelGeometry, spatialLengths } from './ncnn-analysis.js';
+import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } from './graph-builder.js';
+import { encodeModel } from './onnx-proto.js';
+
+/** Bump when the emitted graphs change, so cached conversions are rebuilt. */
+export const CONVERTER_VERSION = 5;
+
+export const OUTPUT_NAME = 'output';
+export const meanInput = (k: number): string => `se_mean_${k}`;
+export const featInput = (k: number): string => `se_feat_${k}`;
+export const featOutput = 'se_feat';
+
+/**
+ * Variants per model (k = SE block index, n = number of SE blocks):
+ * - `full`:     image (+alpha) -> output, SE means computed from the tile itself (untiled use)
+ * - `shared`:   image + all SE means (+alpha) -> output (final pass of tiled inference)
+ * - `probe-k`:  image + means 0..k-1 -> features entering SE k (recompute passes)
+ * - `stage-k`:  cached features 0..k-1 + means 0..k-1 (+image where a skip needs it)
+ *               -> features entering SE k, or the output when k = n (cached passes)
+ */
+export interface ConvertedModel {
+  name: string;
+  dir: string;
+  geometry: ModelGeometry;
+  se: SeBlock[];
+  /** SE k's feature map has side ratio*L + offset for an aligned padded tile side L */
+  levels: SeLevel[];
+  variants: Record<string, string>;
+}
+
+export interface SeLevel {
+  ratio: number;
+  offset: number;
+}
+
+interface Manifest extends Omit<ConvertedModel, 'name' | 'dir'> {
+  version: number;
+  hash: string;
+}
+
+export function seLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): SeLevel[] {
+  const l1 = 40 * geometry.align;
+  const l2 = l1 + 8 * geometry.align;
+  const a = spatialLengths(graph, l1);
+  const b = spatialLengths(graph, l2);
+  return se.map((blk) => {
+    const fa = a.get(blk.poolInput);
+    const fb = b.get(blk.poolInput);
+    if (typeof fa !== 'number' || typeof fb !== 'number') throw new Error(`SE ${blk.index} input is not spatial`);
+    const ratio = (fb - fa) / (l2 - l1);
+    return { ratio, offset: fa - ratio * l1 };
+  });
+}
+
+export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
+  const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
+  const means = (k: number): BlobInput[] =>
+    se.slice(0, k).map((b) => ({ blob: b.mean, name: meanInput(b.index), channels: b.channels, vector: true }));
+  const feats = (k: number): BlobInput[] =>
+    se.slice(0, k).map((b) => ({ blob: b.poolInput, name: featInput(b.index), channels: b.channels, vector: false }));
+  const specs: VariantSpec[] = [
+    { name: 'full', outputs: [{ blob: outBlob, name: OUTPUT_NAME }], alpha: true },
+    { name: 'shared', outputs: [{ blob: outBlob, name: OUTPUT_NAME }], overrides: means(se.length), alpha: true },
+  ];
+  for (const b of se) {
+    specs.push({ name: `probe-${b.index}`, outputs: [{ blob: b.poolInput, name: featOutput }], overrides: means(b.index) });
+    specs.push({
+      name: `stage-${b.index}`,
+      outputs: [{ blob: b.poolInput, name: featOutput }],
+      overrides: [...feats(b.index), ...means(b.index)],
+    });
+  }
+  specs.push({
+    name: `stage-${se.length}`,
+    outputs: [{ blob: outBlob, name: OUTPUT_NAME }],
+    overrides: [...feats(se.length), ...means(se.length)],
+    alpha: true,
+  });
+  return specs;
+}
+
+export async function convertModel(paramPath: string, binPath: string, cacheRoot: string): Promise<ConvertedModel> {
+  const name = path.basename(paramPath).replace(/\.param$/, '');
+  const [paramText, bin] = await Promise.all([readFile(paramPath, 'utf8'), readFile(binPath)]);
+  const hash = createHash('sha256')
+    .update(`v${CONVERTER_VERSION}\0`)
+    .update(paramText)
+    .update(bin)
+    .digest('hex')
+    .slice(0, 16);
+  const dir = path.join(cacheRoot, `${name}-${hash}`);
+  const manifestPath = path.join(dir, 'manifest.json');
+  try {
+    const m = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
+    if (m.version === CONVERTER_VERSION && m.hash === hash) {
+      return { name, dir, geometry: m.geometry, se: m.se, levels: m.levels, variants: m.variants };
+    }
+  } catch {
+    // not converted yet
+  }
+  const graph = parseNcnnParam(paramText);
+  const weights = loadNcnnWeights(graph, bin);
+  const geometry = modelGeometry(graph);
+  const se = findSeBlocks(graph);
+  const levels = seLevels(graph, se, geometry);
+  await mkdir(dir, { recursive: true });
+  const variants: Record<string, string> = {};
+  for (const spec of variantSpecs(graph, se)) {
+    const file = `${spec.name}.onnx`;
+    const tmp = path.join(dir, `${file}.tmp-${process.pid}`);
+    await writeFile(tmp, encodeModel(buildOnnxGraph(graph, weights, spec)));
+    await rename(tmp, path.join(dir, file));
+    variants[spec.name] = file;
+  }
+  const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants };
+  const tmp = `${manifestPath}.tmp-${process.pid}`;
+  await writeFile(tmp, JSON.stringify(manifest, null, 2));
+  await rename(tmp, manifestPath); // the manifest last: its presence means the set is complete
+  return { name, dir, geometry, se, levels, variants };
+}

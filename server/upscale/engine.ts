@@ -1,0 +1,432 @@
+// Real-CUGAN upscaling on onnxruntime-node with exact tiled inference.
+//
+// Tiles carry the full receptive-field halo, so the only thing that differs from
+// an untiled run is the squeeze-and-excitation (SE) global means. They are shared
+// across tiles by running the graph in passes that stop at each SE block; every
+// tile contributes the sum over the part of the feature map it owns, so the means
+// are those of the untiled image and tiled output equals untiled output.
+//
+// cache_mode (Real-CUGAN's meaning, mapped onto this engine):
+//   0  exact; tiles run stage by stage and the features crossing each SE sync
+//      point are cached (memory up to a budget, then a temporary file), so each
+//      convolution runs once (skip branches are recomputed from the input instead
+//      of cached, which keeps the cache ~4x smaller).
+//   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
+//   2  approximate: SE means from the tiles with odd row and column index only,
+//      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
+//   3  exact without a cache: four recompute passes (pass k stops at SE k) and a
+//      final pass; slowest, least memory.
+// A job that fits in one tile runs the plain graph once whatever the mode.
+// tile_mode: see tiling.ts.
+//
+// Inference runs on onnxruntime's own threads (session.run is asynchronous) and
+// image coding on libvips' threads; between tiles the engine yields, checks the
+// AbortSignal and reports progress. Jobs run one at a time per engine, which
+// bounds memory; callers queue.
+
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import * as ort from 'onnxruntime-node';
+
+import { type ConvertedModel, OUTPUT_NAME, convertModel, featInput, featOutput, meanInput } from './converter.js';
+import { UpscaleError } from './errors.js';
+import { FeatureCache } from './feature-cache.js';
+import { ALPHA_INPUT, IMAGE_INPUT } from './graph-builder.js';
+import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
+import { onnxCacheDir, weightsDir } from './model-store.js';
+import { extractTile, storeTile } from './padding.js';
+import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileSideFor } from './tiling.js';
+
+export { UpscaleError } from './errors.js';
+export type { UpscaleErrorCode } from './errors.js';
+
+export interface UpscaleOptions {
+  modelName: string;
+  tileMode?: number;
+  cacheMode?: number;
+  alpha?: number;
+  format?: OutputFormat;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+export interface UpscaleResult {
+  data: Buffer;
+  format: OutputFormat;
+  width: number;
+  height: number;
+  scale: number;
+  durationMs: number;
+  /** how the job was run, for logs and the benchmark */
+  tiles: number;
+  strategy: 'single' | 'cached' | 'recompute' | 'sampled';
+}
+
+export interface ModelInfo {
+  name: string;
+  scale: number;
+  denoise: string;
+}
+
+export interface UpscaleEngineOptions {
+  modelsDir: string;
+  threads?: number;
+  maxInputPixels?: number;
+  /** largest tile side in input pixels (memory-safe default per scale) */
+  maxTile?: Partial<Record<number, number>>;
+  /** RAM for cached features before they spill to a temporary file */
+  cacheBudgetBytes?: number;
+  /** onnxruntime's per-session memory arena: slightly faster, much more memory */
+  memArena?: boolean;
+}
+
+export const ALPHA_RANGE = [0.5, 2] as const;
+export const DEFAULT_MAX_INPUT_PIXELS = 4_200_000;
+/**
+ * Tile sides that keep onnxruntime's working set small and its kernels fast
+ * (measured on 2 cores: large tiles are slower as well as heavier).
+ */
+const DEFAULT_MAX_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
+
+interface LoadedModel {
+  info: ConvertedModel;
+  sessions: Map<string, Promise<ort.InferenceSession>>;
+}
+
+const MODEL_NAME = /^up([234])x-(conservative|no-denoise|denoise[123]x)$/;
+
+function parseModelName(name: string): ModelInfo | undefined {
+  const m = MODEL_NAME.exec(name);
+  return m ? { name, scale: Number(m[1]), denoise: m[2]! } : undefined;
+}
+
+export class UpscaleEngine {
+  private readonly modelsDir: string;
+  private readonly threads: number;
+  private readonly maxInputPixels: number;
+  private readonly maxTile: Record<number, number>;
+  private readonly cacheBudget: number;
+  private readonly memArena: boolean;
+  private readonly models = new Map<string, Promise<LoadedModel>>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(opts: UpscaleEngineOptions) {
+    this.modelsDir = opts.modelsDir;
+    this.threads = opts.threads ?? 2;
+    this.maxInputPixels = opts.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+    this.maxTile = { ...DEFAULT_MAX_TILE, ...opts.maxTile } as Record<number, number>;
+    this.cacheBudget = opts.cacheBudgetBytes ?? 256 * 1024 * 1024;
+    this.memArena = opts.memArena ?? process.env['UPSCALE_MEM_ARENA'] === '1';
+  }
+
+  async listModels(): Promise<ModelInfo[]> {
+    const files = await readdir(weightsDir(this.modelsDir));
+    return files
+      .filter((f) => f.endsWith('.param') && files.includes(f.replace(/\.param$/, '.bin')))
+      .map((f) => parseModelName(f.replace(/\.param$/, '')))
+      .filter((m): m is ModelInfo => m !== undefined)
+      .sort((a, b) => a.scale - b.scale || a.name.localeCompare(b.name));
+  }
+
+  upscale(input: Buffer, opts: UpscaleOptions): Promise<UpscaleResult> {
+    const job = this.queue.then(() => this.run(input, opts));
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    for (const m of this.models.values()) {
+      const loaded = await m.catch(() => undefined);
+      if (!loaded) continue;
+      for (const s of loaded.sessions.values()) await (await s.catch(() => undefined))?.release();
+    }
+    this.models.clear();
+  }
+
+  /** Convert (cached on disk) and load a model; exposed so a server can warm up. */
+  async loadModel(name: string): Promise<ConvertedModel> {
+    return (await this.model(name)).info;
+  }
+
+  private model(name: string): Promise<LoadedModel> {
+    let m = this.models.get(name);
+    if (!m) {
+      const dir = weightsDir(this.modelsDir);
+      m = convertModel(path.join(dir, `${name}.param`), path.join(dir, `${name}.bin`), onnxCacheDir(this.modelsDir)).then(
+        (info) => ({ info, sessions: new Map() }),
+      );
+      this.models.set(name, m);
+      m.catch(() => this.models.delete(name));
+    }
+    return m;
+  }
+
+  private session(model: LoadedModel, variant: string): Promise<ort.InferenceSession> {
+    let s = model.sessions.get(variant);
+    if (!s) {
+      const file = model.info.variants[variant];
+      if (!file) throw new UpscaleError('engine_error', `model ${model.info.name} has no variant ${variant}`);
+      s = ort.InferenceSession.create(path.join(model.info.dir, file), {
+        intraOpNumThreads: this.threads,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+        // Per-session arenas keep each stage's peak forever (five stages, several
+        // tile shapes): without them RSS follows the running stage only.
+        enableCpuMemArena: this.memArena,
+        enableMemPattern: this.memArena,
+      });
+      model.sessions.set(variant, s);
+    }
+    return s;
+  }
+
+  private validate(opts: UpscaleOptions): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
+    const tileMode = opts.tileMode ?? 0;
+    const cacheMode = opts.cacheMode ?? 0;
+    const alpha = opts.alpha ?? 1;
+    const format = opts.format ?? 'png';
+    if (!Number.isInteger(tileMode) || tileMode < 0 || tileMode > 4) {
+      throw new UpscaleError('invalid_parameter', 'tile_mode must be an integer from 0 to 4');
+    }
+    if (!Number.isInteger(cacheMode) || cacheMode < 0 || cacheMode > 3) {
+      throw new UpscaleError('invalid_parameter', 'cache_mode must be an integer from 0 to 3');
+    }
+    if (!Number.isFinite(alpha) || alpha < ALPHA_RANGE[0] || alpha > ALPHA_RANGE[1]) {
+      throw new UpscaleError('invalid_parameter', `alpha must be between ${ALPHA_RANGE[0]} and ${ALPHA_RANGE[1]}`);
+    }
+    if (!['png', 'jpeg', 'webp'].includes(format)) throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');
+    return { tileMode, cacheMode, alpha, format };
+  }
+
+  private async run(input: Buffer, opts: UpscaleOptions): Promise<UpscaleResult> {
+    const started = performance.now();
+    if (this.closed) throw new UpscaleError('engine_error', 'engine is closed');
+    const p = this.validate(opts);
+    const known = parseModelName(opts.modelName);
+    if (!known || !(await this.listModels()).some((m) => m.name === opts.modelName)) {
+      throw new UpscaleError('unknown_model', `unknown model ${opts.modelName}`);
+    }
+    const checkAbort = (): void => {
+      if (opts.signal?.aborted) throw new UpscaleError('cancelled', 'upscale cancelled');
+    };
+    checkAbort();
+    const img = await decodeImage(input, this.maxInputPixels);
+    checkAbort();
+    const model = await this.model(opts.modelName);
+    const { scale, align } = model.info.geometry;
+    const { tx, ty } = tileSideFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
+    const grid = planTiles(img.width, img.height, align, tx, ty);
+    const outW = img.width * scale;
+    const outH = img.height * scale;
+    const out = Buffer.alloc(outW * outH * 3);
+    const ctx: JobContext = { model, img, grid, out, outW, outH, alpha: p.alpha, opts, units: 0, done: 0, checkAbort };
+    let strategy: UpscaleResult['strategy'];
+    if (grid.tiles.length === 1) {
+      strategy = 'single';
+      ctx.units = 1;
+      await this.finalPass(ctx, grid.tiles, 'full', undefined);
+    } else if (p.cacheMode === 3) {
+      strategy = 'recompute';
+      await this.recompute(ctx, grid.tiles);
+    } else if (p.cacheMode === 2 && grid.cols.length >= 3 && grid.rows.length >= 3) {
+      strategy = 'sampled';
+      await this.sampled(ctx);
+    } else {
+      strategy = 'cached';
+      await this.cached(ctx, p.cacheMode !== 0);
+    }
+    opts.onProgress?.(1);
+    const alphaOut = img.alpha ? await upscaleAlpha(img.alpha, img.width, img.height, scale) : undefined;
+    checkAbort();
+    const data = await encodeImage(out, outW, outH, p.format, alphaOut, img.icc);
+    return {
+      data,
+      format: p.format,
+      width: outW,
+      height: outH,
+      scale,
+      durationMs: Math.round(performance.now() - started),
+      tiles: grid.tiles.length,
+      strategy,
+    };
+  }
+
+  // ---- passes -----------------------------------------------------------------
+
+  private tileInput(ctx: JobContext, t: Tile): ort.Tensor {
+    const P = ctx.model.info.geometry.prepad;
+    const w = t.w + 2 * P;
+    const h = t.h + 2 * P;
+    const data = extractTile(ctx.img.rgb, ctx.img.width, ctx.img.height, t.x - P, t.y - P, w, h);
+    return new ort.Tensor('float32', data, [1, 3, h, w]);
+  }
+
+  private async step(ctx: JobContext): Promise<void> {
+    ctx.done++;
+    ctx.opts.onProgress?.(Math.min(0.99, ctx.done / ctx.units));
+    await nextTurn(); // let I/O callbacks run between tiles
+    ctx.checkAbort();
+  }
+
+  private meanFeeds(means: Float32Array[], count: number): Record<string, ort.Tensor> {
+    const feeds: Record<string, ort.Tensor> = {};
+    for (let k = 0; k < count; k++) feeds[meanInput(k)] = new ort.Tensor('float32', means[k]!, [1, means[k]!.length, 1, 1]);
+    return feeds;
+  }
+
+  /** Adds the part of an SE level's features this tile owns to `acc` (per channel). */
+  private accumulate(ctx: JobContext, k: number, t: Tile, feat: ort.Tensor, acc: Float64Array): number {
+    const lv = ctx.model.info.levels[k]!;
+    const P = ctx.model.info.geometry.prepad;
+    const [, C, fh, fw] = feat.dims as [number, number, number, number];
+    if (fh !== levelSide(t.h, P, lv) || fw !== levelSide(t.w, P, lv)) {
+      throw new UpscaleError('engine_error', `SE level ${k}: unexpected feature map ${fw}x${fh}`);
+    }
+    const [r0, r1] = ownedRange(ctx.grid.rows, t.row, ctx.grid.coreH, P, lv);
+    const [c0, c1] = ownedRange(ctx.grid.cols, t.col, ctx.grid.coreW, P, lv);
+    const data = feat.data as Float32Array;
+    for (let c = 0; c < C; c++) {
+      let s = 0;
+      for (let y = r0; y < r1; y++) {
+        const row = (c * fh + y) * fw;
+        for (let x = c0; x < c1; x++) s += data[row + x]!;
+      }
+      acc[c]! += s;
+    }
+    return (r1 - r0) * (c1 - c0);
+  }
+
+  private async finalPass(ctx: JobContext, tiles: Tile[], variant: string, means: Float32Array[] | undefined, cache?: FeatureCache): Promise<void> {
+    const session = await this.session(ctx.model, variant);
+    const { scale } = ctx.model.info.geometry;
+    // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
+    const residual = scale === 4 ? { rgb: ctx.img.rgb, width: ctx.img.width, scale } : undefined;
+    for (const t of tiles) {
+      const feeds: Record<string, ort.Tensor> = {};
+      for (const name of session.inputNames) {
+        if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
+        else if (name === ALPHA_INPUT) feeds[name] = new ort.Tensor('float32', Float32Array.of(ctx.alpha), []);
+        else if (name.startsWith('se_mean_')) Object.assign(feeds, this.meanFeeds(means!, Number(name.slice(8)) + 1));
+        else if (name.startsWith('se_feat_') && cache) {
+          const f = await cache.get(`${t.row}:${t.col}:${name}`);
+          feeds[name] = new ort.Tensor('float32', f.data, f.dims);
+        }
+      }
+      for (const name of session.inputNames) {
+        if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
+      }
+      const res = await session.run(feeds);
+      const o = res[OUTPUT_NAME]!;
+      const [, , oh, ow] = o.dims as [number, number, number, number];
+      if (ow !== t.w * scale || oh !== t.h * scale) throw new UpscaleError('engine_error', `unexpected output ${ow}x${oh}`);
+      storeTile(o.data as Float32Array, ow, oh, ctx.out, ctx.outW, ctx.outH, t.x * scale, t.y * scale, residual);
+      o.dispose();
+      await this.step(ctx);
+    }
+  }
+
+  /** Exact means without a cache: pass k runs every tile up to SE block k. */
+  private async recomputeMeans(ctx: JobContext, tiles: Tile[]): Promise<Float32Array[]> {
+    const means: Float32Array[] = [];
+    for (const blk of ctx.model.info.se) {
+      const k = blk.index;
+      const session = await this.session(ctx.model, `probe-${k}`);
+      const acc = new Float64Array(blk.channels);
+      let area = 0;
+      for (const t of tiles) {
+        const feeds: Record<string, ort.Tensor> = { [IMAGE_INPUT]: this.tileInput(ctx, t), ...this.meanFeeds(means, k) };
+        const res = await session.run(pick(feeds, session.inputNames));
+        area += this.accumulate(ctx, k, t, res[featOutput]!, acc);
+        await this.step(ctx);
+      }
+      means.push(Float32Array.from(acc, (s) => s / area));
+    }
+    return means;
+  }
+
+  private async recompute(ctx: JobContext, tiles: Tile[]): Promise<void> {
+    ctx.units = tiles.length * (ctx.model.info.se.length + 1);
+    const means = await this.recomputeMeans(ctx, tiles);
+    await this.finalPass(ctx, tiles, 'shared', means);
+  }
+
+  private async sampled(ctx: JobContext): Promise<void> {
+    const sample = ctx.grid.tiles.filter((t) => t.row % 2 === 1 && t.col % 2 === 1);
+    ctx.units = sample.length * ctx.model.info.se.length + ctx.grid.tiles.length;
+    const means = await this.recomputeMeans(ctx, sample);
+    await this.finalPass(ctx, ctx.grid.tiles, 'shared', means);
+  }
+
+  /** Exact means with each convolution run once: stage k consumes the features cached at earlier sync points. */
+  private async cached(ctx: JobContext, quantise: boolean): Promise<void> {
+    const n = ctx.model.info.se.length;
+    const tiles = ctx.grid.tiles;
+    ctx.units = tiles.length * (n + 1);
+    const cache = new FeatureCache(this.cacheBudget, quantise);
+    try {
+      const stages = await Promise.all(Array.from({ length: n + 1 }, (_, k) => this.session(ctx.model, `stage-${k}`)));
+      // A cached feature is dropped after the last stage that reads it.
+      const lastUse = new Map<string, number>();
+      stages.forEach((s, k) => s.inputNames.forEach((name) => lastUse.set(name, k)));
+      const means: Float32Array[] = [];
+      for (let k = 0; k < n; k++) {
+        const blk = ctx.model.info.se[k]!;
+        const acc = new Float64Array(blk.channels);
+        let area = 0;
+        const session = stages[k]!;
+        for (const t of tiles) {
+          const feeds = await this.stageFeeds(ctx, t, session, means, cache);
+          const res = await session.run(feeds);
+          const feat = res[featOutput]!;
+          area += this.accumulate(ctx, k, t, feat, acc);
+          const key = featInput(k);
+          if ((lastUse.get(key) ?? -1) > k) await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
+          for (const [name, last] of lastUse) if (last === k && name.startsWith('se_feat_')) await cache.delete(`${t.row}:${t.col}:${name}`);
+          await this.step(ctx);
+        }
+        means.push(Float32Array.from(acc, (s) => s / area));
+      }
+      await this.finalPass(ctx, tiles, `stage-${n}`, means, cache);
+    } finally {
+      await cache.close();
+    }
+  }
+
+  private async stageFeeds(ctx: JobContext, t: Tile, session: ort.InferenceSession, means: Float32Array[], cache: FeatureCache): Promise<Record<string, ort.Tensor>> {
+    const feeds: Record<string, ort.Tensor> = {};
+    for (const name of session.inputNames) {
+      if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
+      else if (name.startsWith('se_mean_')) {
+        const m = means[Number(name.slice(8))]!;
+        feeds[name] = new ort.Tensor('float32', m, [1, m.length, 1, 1]);
+      } else if (name.startsWith('se_feat_')) {
+        const f = await cache.get(`${t.row}:${t.col}:${name}`);
+        feeds[name] = new ort.Tensor('float32', f.data, f.dims);
+      } else throw new UpscaleError('engine_error', `unexpected model input ${name}`);
+    }
+    return feeds;
+  }
+}
+
+interface JobContext {
+  model: LoadedModel;
+  img: { width: number; height: number; rgb: Buffer };
+  grid: TileGrid;
+  out: Buffer;
+  outW: number;
+  outH: number;
+  alpha: number;
+  opts: UpscaleOptions;
+  units: number;
+  done: number;
+  checkAbort: () => void;
+}
+
+function pick(feeds: Record<string, ort.Tensor>, names: readonly string[]): Record<string, ort.Tensor> {
+  return Object.fromEntries(names.map((n) => [n, feeds[n]!]));
+}

@@ -1,0 +1,316 @@
+// Turns a parsed ncnn graph and its weights into an ONNX graph. One graph can be
+// emitted in several "variants": any blob can be replaced by a graph input (used
+// to feed shared SE means or cached features into a tile) and any blobs can be
+// outputs (used to stop at an SE sync point); layers not needed for the requested
+// outputs are pruned, because onnxruntime runs the whole graph otherwise.
+
+import { type NcnnGraph, type NcnnLayer, paramArray, paramInt } from './ncnn-param.js';
+import { NcnnBinReader } from './ncnn-bin.js';
+import { UnsupportedGraphError, blobAliases, findSeBlocks } from './ncnn-analysis.js';
+import {
+  type OnnxGraph,
+  type OnnxNode,
+  type OnnxTensor,
+  type OnnxValueInfo,
+  TensorType,
+  floatTensor,
+  int64Tensor,
+} from './onnx-proto.js';
+
+export interface LayerWeights {
+  weight: Float32Array;
+  bias?: Float32Array;
+}
+
+/** Reads the .bin in layer order, as ncnn does. */
+export function loadNcnnWeights(graph: NcnnGraph, bin: Uint8Array): Map<string, LayerWeights> {
+  const reader = new NcnnBinReader(bin);
+  const out = new Map<string, LayerWeights>();
+  for (const l of graph.layers) {
+    if (l.type === 'Convolution' || l.type === 'Deconvolution' || l.type === 'InnerProduct') {
+      const outC = paramInt(l, 0, 0);
+      const wsize = paramInt(l, l.type === 'InnerProduct' ? 2 : 6, 0);
+      const biasTerm = paramInt(l, l.type === 'InnerProduct' ? 1 : 5, 0);
+      const weight = reader.readTagged(wsize);
+      const bias = biasTerm ? reader.readRaw(outC) : undefined;
+      out.set(l.name, bias ? { weight, bias } : { weight });
+    }
+  }
+  if (reader.remaining !== 0) {
+    throw new UnsupportedGraphError(`weights file has ${reader.remaining} unread bytes: graph/weights mismatch`);
+  }
+  return out;
+}
+
+export interface BlobInput {
+  blob: string;
+  name: string;
+  /** channel count; spatial inputs get symbolic H/W, vectors are [1,C,1,1] */
+  channels: number;
+  vector: boolean;
+}
+
+export interface VariantSpec {
+  name: string;
+  outputs: Array<{ blob: string; name: string }>;
+  overrides?: BlobInput[];
+  /** multiply the last SE block's output by a scalar graph input `alpha` */
+  alpha?: boolean;
+}
+
+export const IMAGE_INPUT = 'input';
+export const ALPHA_INPUT = 'alpha';
+
+const INT64_MAX = 2 ** 62;
+
+export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeights>, spec: VariantSpec): OnnxGraph {
+  const alias = blobAliases(graph);
+  const canon = (b: string): string => alias.get(b) ?? b;
+  const overrides = new Map((spec.overrides ?? []).map((o) => [canon(o.blob), o]));
+  const producers = new Map<string, NcnnLayer>();
+  for (const l of graph.layers) if (l.type !== 'Split') for (const t of l.tops) producers.set(canon(t), l);
+
+  // Backward reachability from the outputs, stopping at overridden blobs.
+  const needed = new Set<NcnnLayer>();
+  const usedOverrides = new Set<string>();
+  const visit = (blob: string): void => {
+    const b = canon(blob);
+    if (overrides.has(b)) {
+      usedOverrides.add(b);
+      return;
+    }
+    const p = producers.get(b);
+    if (!p) throw new UnsupportedGraphError(`no producer for blob ${blob}`);
+    if (needed.has(p)) return;
+    needed.add(p);
+    for (const bottom of p.bottoms) visit(bottom);
+  };
+  for (const o of spec.outputs) visit(o.blob);
+
+  let alphaTarget: string | undefined;
+  if (spec.alpha) {
+    const se = findSeBlocks(graph);
+    // Graphs without SE blocks simply get no alpha input.
+    alphaTarget = se.length ? se[se.length - 1]!.mulOutput : undefined;
+  }
+
+  const nodes: OnnxNode[] = [];
+  const inits: OnnxTensor[] = [];
+  const inputs: OnnxValueInfo[] = [];
+  const vectors = new Set<string>();
+  // Blob name as seen by consumers (alpha redirects consumers of the scaled blob).
+  const ref = (blob: string): string => {
+    const b = canon(blob);
+    const o = overrides.get(b);
+    if (o) return o.name;
+    return b === alphaTarget ? `b_${b}_alpha` : `b_${b}`;
+  };
+  const out = (l: NcnnLayer): string => `b_${canon(l.tops[0]!)}`;
+  let alphaUsed = false;
+
+  const activation = (l: NcnnLayer, pre: string, post: string): void => {
+    const type = paramInt(l, 9, 0);
+    const args = paramArray(l, 10, []);
+    if (type === 0) nodes.push({ opType: 'Identity', inputs: [pre], outputs: [post] });
+    else if (type === 1) nodes.push({ opType: 'Relu', inputs: [pre], outputs: [post] });
+    else if (type === 2) {
+      nodes.push({ opType: 'LeakyRelu', inputs: [pre], outputs: [post], attrs: { alpha: { float: args[0] ?? 0 } } });
+    } else if (type === 3) {
+      inits.push(floatTensor(`${l.name}_min`, [], Float32Array.of(args[0] ?? 0)));
+      inits.push(floatTensor(`${l.name}_max`, [], Float32Array.of(args[1] ?? 0)));
+      nodes.push({ opType: 'Clip', inputs: [pre, `${l.name}_min`, `${l.name}_max`], outputs: [post] });
+    } else if (type === 4) nodes.push({ opType: 'Sigmoid', inputs: [pre], outputs: [post] });
+    else throw new UnsupportedGraphError(`${l.name}: activation type ${type} not supported`);
+  };
+
+  const convLike = (l: NcnnLayer, transpose: boolean): void => {
+    const w = weights.get(l.name);
+    if (!w) throw new UnsupportedGraphError(`${l.name}: no weights`);
+    const outC = paramInt(l, 0, 0);
+    const kw = paramInt(l, 1, 0);
+    const kh = paramInt(l, 11, kw);
+    const dw = paramInt(l, 2, 1);
+    const dh = paramInt(l, 12, dw);
+    const sw = paramInt(l, 3, 1);
+    const sh = paramInt(l, 13, sw);
+    const pl = paramInt(l, 4, 0);
+    const pt = paramInt(l, 14, pl);
+    const pr = paramInt(l, 15, pl);
+    const pb = paramInt(l, 16, pt);
+    if (pl < 0 || pt < 0) throw new UnsupportedGraphError(`${l.name}: automatic (SAME) padding not supported`);
+    if (paramInt(l, 8, 0) !== 0) throw new UnsupportedGraphError(`${l.name}: int8 convolution not supported`);
+    const inC = w.weight.length / (outC * kh * kw);
+    if (!Number.isInteger(inC)) throw new UnsupportedGraphError(`${l.name}: weight size mismatch`);
+    let wdata = w.weight;
+    let dims = [outC, inC, kh, kw];
+    if (transpose) {
+      // ncnn stores deconvolution weights [out][in][kh][kw]; ONNX wants [in][out][kh][kw].
+      const k = kh * kw;
+      wdata = new Float32Array(w.weight.length);
+      for (let o = 0; o < outC; o++)
+        for (let i = 0; i < inC; i++)
+          wdata.set(w.weight.subarray((o * inC + i) * k, (o * inC + i + 1) * k), (i * outC + o) * k);
+      dims = [inC, outC, kh, kw];
+    }
+    inits.push(floatTensor(`${l.name}_w`, dims, wdata));
+    const ins = [ref(l.bottoms[0]!), `${l.name}_w`];
+    if (w.bias) {
+      inits.push(floatTensor(`${l.name}_b`, [outC], w.bias));
+      ins.push(`${l.name}_b`);
+    }
+    const attrs: OnnxNode['attrs'] = {
+      kernel_shape: [kh, kw],
+      strides: [sh, sw],
+      dilations: [dh, dw],
+      pads: [pt, pl, pb, pr],
+    };
+    if (transpose) {
+      const opr = paramInt(l, 18, 0);
+      const opb = paramInt(l, 19, opr);
+      if (opr || opb) attrs['output_padding'] = [opb, opr];
+      if (paramInt(l, 20, 0) || paramInt(l, 21, 0)) throw new UnsupportedGraphError(`${l.name}: fixed output size`);
+    }
+    const pre = `${out(l)}_pre`;
+    nodes.push({ opType: transpose ? 'ConvTranspose' : 'Conv', name: l.name, inputs: ins, outputs: [pre], attrs });
+    activation(l, pre, out(l));
+  };
+
+  for (const l of graph.layers) {
+    if (!needed.has(l)) continue;
+    switch (l.type) {
+      case 'Input':
+        inputs.push({ name: IMAGE_INPUT, elemType: TensorType.FLOAT, shape: [1, 'channels', 'height', 'width'] });
+        nodes.push({ opType: 'Identity', inputs: [IMAGE_INPUT], outputs: [out(l)] });
+        break;
+      case 'Convolution':
+        convLike(l, false);
+        break;
+      case 'Deconvolution':
+        convLike(l, true);
+        break;
+      case 'InnerProduct': {
+        // After global pooling the blob is a [1,C,1,1] tensor: a 1x1 convolution is the dense layer.
+        if (!vectors.has(canon(l.bottoms[0]!)) && !overrides.get(canon(l.bottoms[0]!))?.vector) {
+          throw new UnsupportedGraphError(`${l.name}: InnerProduct on a spatial blob not supported`);
+        }
+        const w = weights.get(l.name)!;
+        const outC = paramInt(l, 0, 0);
+        const inC = w.weight.length / outC;
+        inits.push(floatTensor(`${l.name}_w`, [outC, inC, 1, 1], w.weight));
+        const ins = [ref(l.bottoms[0]!), `${l.name}_w`];
+        if (w.bias) {
+          inits.push(floatTensor(`${l.name}_b`, [outC], w.bias));
+          ins.push(`${l.name}_b`);
+        }
+        const pre = `${out(l)}_pre`;
+        nodes.push({ opType: 'Conv', name: l.name, inputs: ins, outputs: [pre], attrs: { kernel_shape: [1, 1] } });
+        activation(l, pre, out(l));
+        vectors.add(canon(l.tops[0]!));
+        break;
+      }
+      case 'Pooling': {
+        const type = paramInt(l, 0, 0);
+        if (paramInt(l, 4, 0) === 1) {
+          nodes.push({ opType: type === 1 ? 'GlobalAveragePool' : 'GlobalMaxPool', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)] });
+          vectors.add(canon(l.tops[0]!));
+        } else {
+          const k = paramInt(l, 1, 0);
+          const s = paramInt(l, 2, 1);
+          const p = paramInt(l, 3, 0);
+          if (p !== 0) throw new UnsupportedGraphError(`${l.name}: padded pooling not supported`);
+          nodes.push({
+            opType: type === 1 ? 'AveragePool' : 'MaxPool',
+            inputs: [ref(l.bottoms[0]!)],
+            outputs: [out(l)],
+            attrs: { kernel_shape: [k, k], strides: [s, s] },
+          });
+        }
+        break;
+      }
+      case 'BinaryOp': {
+        const op = paramInt(l, 0, 0);
+        const ops = ['Add', 'Sub', 'Mul', 'Div', 'Max', 'Min'];
+        const opType = ops[op];
+        if (!opType) throw new UnsupportedGraphError(`${l.name}: BinaryOp ${op} not supported`);
+        let b: string;
+        if (paramInt(l, 1, 0) === 1) {
+          b = `${l.name}_scalar`;
+          inits.push(floatTensor(b, [], Float32Array.of(paramInt(l, 2, 0))));
+        } else b = ref(l.bottoms[1]!);
+        nodes.push({ opType, name: l.name, inputs: [ref(l.bottoms[0]!), b], outputs: [out(l)] });
+        if (l.bottoms.every((x) => vectors.has(canon(x)))) vectors.add(canon(l.tops[0]!));
+        break;
+      }
+      case 'Crop': {
+        const starts = paramArray(l, 9, []);
+        const ends = paramArray(l, 10, []);
+        const axes = paramArray(l, 11, []);
+        if (!starts.length) throw new UnsupportedGraphError(`${l.name}: only starts/ends/axes Crop is supported`);
+        // ncnn axes count without the batch axis; ends of 0 mean "to the end".
+        const onnxAxes = axes.map((a) => (a < 0 ? a : a + 1));
+        inits.push(int64Tensor(`${l.name}_starts`, starts));
+        inits.push(int64Tensor(`${l.name}_ends`, ends.map((e) => (e === 0 ? INT64_MAX : e))));
+        inits.push(int64Tensor(`${l.name}_axes`, onnxAxes));
+        nodes.push({
+          opType: 'Slice',
+          name: l.name,
+          inputs: [ref(l.bottoms[0]!), `${l.name}_starts`, `${l.name}_ends`, `${l.name}_axes`],
+          outputs: [out(l)],
+        });
+        break;
+      }
+      case 'PixelShuffle': {
+        const mode = paramInt(l, 1, 0);
+        nodes.push({
+          opType: 'DepthToSpace',
+          name: l.name,
+          inputs: [ref(l.bottoms[0]!)],
+          outputs: [out(l)],
+          attrs: { blocksize: paramInt(l, 0, 1), mode: mode === 0 ? 'CRD' : 'DCR' },
+        });
+        break;
+      }
+      case 'ReLU': {
+        const slope = paramInt(l, 0, 0);
+        nodes.push(
+          slope === 0
+            ? { opType: 'Relu', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)] }
+            : { opType: 'LeakyRelu', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)], attrs: { alpha: { float: slope } } },
+        );
+        break;
+      }
+      case 'Sigmoid':
+        nodes.push({ opType: 'Sigmoid', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)] });
+        break;
+      case 'Concat': {
+        const axis = paramInt(l, 0, 0);
+        nodes.push({ opType: 'Concat', inputs: l.bottoms.map(ref), outputs: [out(l)], attrs: { axis: axis < 0 ? axis : axis + 1 } });
+        break;
+      }
+      default:
+        throw new UnsupportedGraphError(`layer type ${l.type} (${l.name}) is not supported`);
+    }
+    if (alphaTarget && canon(l.tops[0]!) === alphaTarget) {
+      nodes.push({ opType: 'Mul', inputs: [out(l), ALPHA_INPUT], outputs: [`${out(l)}_alpha`] });
+      alphaUsed = true;
+    }
+  }
+
+  for (const o of spec.overrides ?? []) {
+    if (!usedOverrides.has(canon(o.blob))) continue;
+    inputs.push({
+      name: o.name,
+      elemType: TensorType.FLOAT,
+      shape: o.vector ? [1, o.channels, 1, 1] : [1, o.channels, `${o.name}_h`, `${o.name}_w`],
+    });
+  }
+  if (alphaUsed) inputs.push({ name: ALPHA_INPUT, elemType: TensorType.FLOAT, shape: [] });
+
+  const outputs: OnnxValueInfo[] = spec.outputs.map((o) => {
+    nodes.push({ opType: 'Identity', inputs: [ref(o.blob)], outputs: [o.name] });
+    // Symbolic dims: onnxruntime infers the real shapes.
+    return { name: o.name, elemType: TensorType.FLOAT, shape: [1, `${o.name}_c`, `${o.name}_h`, `${o.name}_w`] };
+  });
+  if (outputs.some((o) => o.name === IMAGE_INPUT)) throw new UnsupportedGraphError('output name clashes with input');
+  return { name: spec.name, nodes, initializers: inits, inputs, outputs };
+}

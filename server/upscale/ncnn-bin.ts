@@ -1,0 +1,92 @@
+// Reader for ncnn's weight file (.bin). Each weight blob starts with a 4-byte
+// tag saying how it is stored; biases and other "raw" blobs have no tag.
+
+const TAG_FP16 = 0x01306b47;
+const TAG_INT8 = 0x000d4b38;
+const TAG_FP32_SCALED = 0x0002c056;
+
+export class NcnnBinError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NcnnBinError';
+  }
+}
+
+export function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+const align4 = (n: number): number => (n + 3) & ~3;
+
+export class NcnnBinReader {
+  private offset = 0;
+  private readonly view: DataView;
+
+  constructor(private readonly data: Uint8Array) {
+    this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  get position(): number {
+    return this.offset;
+  }
+
+  get remaining(): number {
+    return this.data.length - this.offset;
+  }
+
+  private need(bytes: number, what: string): void {
+    if (this.offset + bytes > this.data.length) {
+      throw new NcnnBinError(`unexpected end of weights while reading ${what} at byte ${this.offset}`);
+    }
+  }
+
+  /** Untagged fp32 array (biases). */
+  readRaw(count: number): Float32Array {
+    this.need(count * 4, 'raw floats');
+    const out = new Float32Array(count);
+    for (let i = 0; i < count; i++) out[i] = this.view.getFloat32(this.offset + i * 4, true);
+    this.offset += count * 4;
+    return out;
+  }
+
+  /** Tagged weight blob: fp16, fp32, or a 256-entry table + uint8 indices. */
+  readTagged(count: number): Float32Array {
+    this.need(4, 'weight tag');
+    const tag = this.view.getUint32(this.offset, true);
+    const f = [0, 1, 2, 3].map((i) => this.data[this.offset + i]!);
+    this.offset += 4;
+    const out = new Float32Array(count);
+    if (tag === TAG_FP16) {
+      this.need(align4(count * 2), 'fp16 weights');
+      for (let i = 0; i < count; i++) out[i] = halfToFloat(this.view.getUint16(this.offset + i * 2, true));
+      this.offset += align4(count * 2);
+      return out;
+    }
+    if (tag === TAG_INT8) {
+      // int8 weights need the per-channel scales of an int8 graph; Real-CUGAN does not use them.
+      throw new NcnnBinError('int8 weight blobs are not supported');
+    }
+    if (tag === TAG_FP32_SCALED || tag === 0) {
+      this.need(count * 4, 'fp32 weights');
+      for (let i = 0; i < count; i++) out[i] = this.view.getFloat32(this.offset + i * 4, true);
+      this.offset += count * 4;
+      return out;
+    }
+    if (f[0]! + f[1]! + f[2]! + f[3]! !== 0) {
+      // Quantised form: 256 fp32 codebook values, then one uint8 index per weight.
+      this.need(256 * 4 + align4(count), 'quantised weights');
+      const table = new Float32Array(256);
+      for (let i = 0; i < 256; i++) table[i] = this.view.getFloat32(this.offset + i * 4, true);
+      this.offset += 256 * 4;
+      for (let i = 0; i < count; i++) out[i] = table[this.data[this.offset + i]!]!;
+      this.offset += align4(count);
+      return out;
+    }
+    throw new NcnnBinError(`unknown weight tag 0x${tag.toString(16)}`);
+  }
+}

@@ -1,0 +1,209 @@
+// The bounded queue and cancel-on-disconnect, on the standalone upscale host (server/upscale-main's
+// app) over a real socket, so a client can really hang up.
+//
+// These tests use a controllable engine instead of the real one, and only they do: to test the
+// queue limit and cancellation deterministically a job must be held running until the test lets
+// it go, which the real engine (tens of milliseconds per tiny image) cannot promise.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildUpscaleApp } from '../../../server/modules/upscale/upscale-app.js';
+import type {
+  EngineJobOptions,
+  EngineJobResult,
+  EngineModel,
+  UpscaleEnginePort,
+} from '../../../server/modules/upscale/upscale-engine-port.js';
+import { UpscaleError } from '../../../server/upscale/errors.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { makeImage, multipart, parseEventStream, rawPost, waitFor } from './upscale-helpers.js';
+
+interface HeldJob {
+  signal: AbortSignal;
+  progress: (fraction: number) => void;
+  finish: () => void;
+}
+
+/** Each upscale call waits until the test calls finish(); an aborted signal rejects it, as the real engine does between tiles. */
+class HeldEngine implements UpscaleEnginePort {
+  jobs: HeldJob[] = [];
+  async listModels(): Promise<EngineModel[]> {
+    return [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }];
+  }
+  upscale(input: Buffer, opts: EngineJobOptions): Promise<EngineJobResult> {
+    return new Promise((resolve, reject) => {
+      const signal = opts.signal!;
+      const onAbort = () => reject(new UpscaleError('cancelled', 'upscale cancelled'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.jobs.push({
+        signal,
+        progress: (f) => opts.onProgress?.(f),
+        finish: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve({ data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 });
+        },
+      });
+    });
+  }
+  async close(): Promise<void> {}
+}
+
+describe('upscale service: bounded queue and cancel on disconnect (standalone host)', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let engine: HeldEngine;
+  let port: number;
+  let designer: string;
+  let image: Buffer;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    designer = (await t.createUser('DESIGNER')).token;
+    image = await makeImage('png', 8, 8);
+    engine = new HeldEngine();
+    const config = { ...t.config, upscale: { ...t.config.upscale, concurrency: 1, maxQueue: 1 } };
+    app = await buildUpscaleApp(config, { db: t.app.db, engines: () => engine });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+  beforeEach(() => {
+    engine.jobs = [];
+  });
+
+  const single = (token = designer) =>
+    rawPost(
+      port,
+      '/upscale/single',
+      multipart({ model_name: 'up2x-conservative' }, [{ filename: 'a.png', data: image }]),
+      token,
+    );
+  const queue = () => app.upscale!.queue;
+
+  it('lets one job run and one wait, refuses the next with 503 and Retry-After, then serves the waiter', async () => {
+    const first = single();
+    await waitFor(() => engine.jobs.length === 1, 'the first job to run');
+    const second = single();
+    await waitFor(() => queue().queued === 1, 'the second job to wait');
+
+    const third = await single().done;
+    expect(third.status).toBe(503);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const body = JSON.parse(third.body) as {
+      status: string;
+      code: string;
+      message: string;
+      retry_after: number;
+    };
+    expect(body).toMatchObject({
+      status: 'error',
+      code: 'queue_full',
+      retry_after: Number(third.headers['retry-after']),
+    });
+    expect(body.message).toBe(`The upscale service is busy, please try again in ${body.retry_after} s`);
+    // A batch that could not even wait is refused before its stream starts.
+    const refusedBatch = await rawPost(
+      port,
+      '/upscale/batch',
+      multipart({ model_name: 'up2x-conservative' }, [{ filename: 'a.png', data: image }]),
+      designer,
+    ).done;
+    expect(refusedBatch.status).toBe(503);
+    expect(refusedBatch.headers['content-type']).toContain('application/json');
+
+    engine.jobs[0]!.finish();
+    expect((await first.done).status).toBe(200);
+    await waitFor(() => engine.jobs.length === 2, 'the waiting job to run');
+    engine.jobs[1]!.finish();
+    expect((await second.done).status).toBe(200);
+    expect(queue().running).toBe(0);
+  });
+
+  it('drops a waiting request whose client hangs up: it never runs', async () => {
+    const first = single();
+    await waitFor(() => engine.jobs.length === 1, 'the first job to run');
+    const waiting = single();
+    await waitFor(() => queue().queued === 1, 'the second job to wait');
+    waiting.hangUp();
+    await expect(waiting.done).rejects.toThrow();
+    await waitFor(() => queue().queued === 0, 'the waiter to leave the queue');
+    engine.jobs[0]!.finish();
+    expect((await first.done).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(engine.jobs).toHaveLength(1);
+    expect(queue().running).toBe(0);
+  });
+
+  it('cancels a running request whose client hangs up and frees its place', async () => {
+    const running = single();
+    await waitFor(() => engine.jobs.length === 1, 'the job to run');
+    running.hangUp();
+    await expect(running.done).rejects.toThrow();
+    await waitFor(() => engine.jobs[0]!.signal.aborted, 'the engine to see the cancel');
+    await waitFor(() => queue().running === 0, 'the slot to free up');
+    // The next request runs at once.
+    const next = single();
+    await waitFor(() => engine.jobs.length === 2, 'the next job to run');
+    engine.jobs[1]!.finish();
+    expect((await next.done).status).toBe(200);
+  });
+
+  it('a batch stops where its client hangs up: the running item is cancelled, the rest never run', async () => {
+    let seen = '';
+    const files = [0, 1, 2].map((i) => ({ field: 'images', filename: `p${i}.png`, data: image }));
+    const call = rawPost(
+      port,
+      '/upscale/batch',
+      multipart({ model_name: 'up2x-conservative' }, files),
+      designer,
+      (text) => {
+        seen = text;
+      },
+    );
+    await waitFor(() => engine.jobs.length === 1, 'the first item to run');
+    engine.jobs[0]!.progress(0.5);
+    engine.jobs[0]!.finish();
+    await waitFor(() => engine.jobs.length === 2, 'the second item to run');
+    await waitFor(() => parseEventStream(seen).some((e) => e.type === 'result'), 'the first result event');
+    const events = parseEventStream(seen);
+    expect(events.filter((e) => e.type === 'queued')).toHaveLength(3);
+    expect(events).toContainEqual({ type: 'progress', index: 0, fraction: 0.5 });
+    expect(events.find((e) => e.type === 'result')).toMatchObject({
+      index: 0,
+      filename: 'p0_up2x-conservative.png',
+    });
+
+    call.hangUp();
+    await expect(call.done).rejects.toThrow();
+    await waitFor(() => engine.jobs[1]!.signal.aborted, 'the running item to be cancelled');
+    await waitFor(() => queue().running === 0, 'the slot to free up');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(engine.jobs).toHaveLength(2);
+  });
+
+  it('a batch waits its turn like any request, holding one waiting place at a time', async () => {
+    const blocker = single();
+    await waitFor(() => engine.jobs.length === 1, 'the blocking job');
+    const files = [0, 1].map((i) => ({ field: 'images', filename: `q${i}.png`, data: image }));
+    // The batch takes the one waiting place; a single request then finds the queue full.
+    const batch = rawPost(
+      port,
+      '/upscale/batch',
+      multipart({ model_name: 'up2x-conservative' }, files),
+      designer,
+    );
+    await waitFor(() => queue().queued === 1, 'the batch item to wait');
+    expect((await single().done).status).toBe(503);
+    engine.jobs[0]!.finish();
+    await waitFor(() => engine.jobs.length === 2, 'batch item 0');
+    engine.jobs[1]!.finish();
+    await waitFor(() => engine.jobs.length === 3, 'batch item 1');
+    engine.jobs[2]!.finish();
+    const events = parseEventStream((await batch.done).body);
+    expect(events.at(-1)).toMatchObject({ type: 'complete', succeeded: 2, failed: 0 });
+    expect((await blocker.done).status).toBe(200);
+  });
+});

@@ -1,0 +1,137 @@
+// Converter unit tests on small hand-made ncnn graphs, run through onnxruntime.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { convertModel } from '../../../server/upscale/converter.js';
+import { NcnnBinReader, halfToFloat } from '../../../server/upscale/ncnn-bin.js';
+import { parseNcnnParam } from '../../../server/upscale/ncnn-param.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+const f32 = (v: number[]): Buffer => Buffer.from(new Float32Array(v).buffer);
+function fp16Blob(v: number[]): Buffer {
+  // exact halves for the small integers and halves used here
+  const h = v.map((x) => {
+    if (x === 0) return 0;
+    const sign = x < 0 ? 0x8000 : 0;
+    const a = Math.abs(x);
+    const e = Math.floor(Math.log2(a));
+    return sign | ((e + 15) << 10) | Math.round((a / 2 ** e - 1) * 1024);
+  });
+  const data = Buffer.alloc(((h.length * 2 + 3) & ~3) + 4);
+  data.writeUInt32LE(0x01306b47, 0);
+  h.forEach((x, i) => data.writeUInt16LE(x, 4 + i * 2));
+  return data;
+}
+const fp32Blob = (v: number[]): Buffer => Buffer.concat([Buffer.alloc(4), f32(v)]);
+function tableBlob(v: number[]): Buffer {
+  const table = new Float32Array(256);
+  const uniq = [...new Set(v)];
+  uniq.forEach((x, i) => (table[i] = x));
+  const idx = Buffer.alloc((v.length + 3) & ~3);
+  v.forEach((x, i) => (idx[i] = uniq.indexOf(x)));
+  return Buffer.concat([Buffer.from([1, 0, 0, 0]), Buffer.from(table.buffer), idx]);
+}
+
+async function convertAndRun(param: string, bin: Buffer, input: Float32Array, dims: number[], extra: Record<string, ort.Tensor> = {}): Promise<ort.Tensor> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loom-conv-'));
+  dirs.push(dir);
+  await writeFile(path.join(dir, 'm.param'), param);
+  await writeFile(path.join(dir, 'm.bin'), bin);
+  const m = await convertModel(path.join(dir, 'm.param'), path.join(dir, 'm.bin'), path.join(dir, 'onnx'));
+  const s = await ort.InferenceSession.create(path.join(m.dir, m.variants['full']!));
+  const feeds: Record<string, ort.Tensor> = { input: new ort.Tensor('float32', input, dims), ...extra };
+  if (s.inputNames.includes('alpha')) feeds['alpha'] = new ort.Tensor('float32', Float32Array.of(1), []);
+  const r = await s.run(feeds);
+  await s.release();
+  return r['output']!;
+}
+
+describe('ncnn parsers', () => {
+  it('parses layers, scalar and array parameters', () => {
+    const g = parseNcnnParam('7767517\n2 2\nInput in0 0 1 in0\nCrop c 1 1 in0 out0 -23309=2,4,4 -23310=2,-4,-4 -23311=2,-2,-1 0=3\n');
+    expect(g.layers[1]!.params.get(9)).toEqual([4, 4]);
+    expect(g.layers[1]!.params.get(11)).toEqual([-2, -1]);
+    expect(g.layers[1]!.params.get(0)).toBe(3);
+    expect(() => parseNcnnParam('123\n0 0\n')).toThrow(/magic/);
+  });
+
+  it('reads fp16, fp32 and quantised-table weight blobs and raw biases', () => {
+    expect(halfToFloat(0x3c00)).toBe(1);
+    expect(halfToFloat(0xc000)).toBe(-2);
+    expect(halfToFloat(0x3555)).toBeCloseTo(0.33325, 5);
+    const r = new NcnnBinReader(Buffer.concat([fp16Blob([1, -2, 0.5]), fp32Blob([0.1, 0.2]), tableBlob([3, 3, 7]), f32([9])]));
+    expect([...r.readTagged(3)]).toEqual([1, -2, 0.5]);
+    expect([...r.readTagged(2)].map((x) => Number(x.toFixed(6)))).toEqual([0.1, 0.2]);
+    expect([...r.readTagged(3)]).toEqual([3, 3, 7]);
+    expect([...r.readRaw(1)]).toEqual([9]);
+    expect(r.remaining).toBe(0);
+  });
+});
+
+describe('ncnn -> ONNX', () => {
+  it('Convolution with fused LeakyReLU, Deconvolution (weight transpose), Crop and Add', async () => {
+    // 1 channel in; conv 1x1 -> 2 channels (w = [1, -1], bias [0, 0.5]) with leaky 0.1;
+    // deconv 2 -> 1, kernel 2, stride 2: weights [out=1][in=2][2][2];
+    // crop 2 px each side; add the cropped deconv output to itself.
+    const param = [
+      '7767517',
+      '5 6',
+      'Input in0 0 1 in0',
+      'Convolution conv 1 1 in0 a 0=2 1=1 5=1 6=2 9=2 -23310=1,1.000000e-01',
+      'Deconvolution deconv 1 1 a b 0=1 1=2 3=2 5=1 6=8',
+      'Crop crop 1 1 b c -23309=2,2,2 -23310=2,-2,-2 -23311=2,-2,-1',
+      'BinaryOp add 2 1 c c out0 0=0',
+    ].join('\n');
+    const bin = Buffer.concat([
+      fp16Blob([1, -1]),
+      f32([0, 0.5]),
+      fp32Blob([1, 2, 3, 4, 10, 20, 30, 40]), // in-channel 0 taps 1..4, in-channel 1 taps 10..40
+      f32([0.25]),
+    ]);
+    const x = Float32Array.from({ length: 16 }, (_, i) => (i % 5) - 1.5); // 4x4
+    const out = await convertAndRun(param, bin, x, [1, 1, 4, 4]);
+    expect(out.dims).toEqual([1, 1, 4, 4]);
+    // reference computed directly
+    const leaky = (v: number): number => (v > 0 ? v : 0.1 * v);
+    const a0 = [...x].map((v) => leaky(v));
+    const a1 = [...x].map((v) => leaky(-v + 0.5));
+    const full = new Float32Array(64).fill(0.25);
+    for (let i = 0; i < 4; i++)
+      for (let j = 0; j < 4; j++)
+        for (let ky = 0; ky < 2; ky++)
+          for (let kx = 0; kx < 2; kx++) {
+            const k = ky * 2 + kx;
+            full[(i * 2 + ky) * 8 + j * 2 + kx]! += a0[i * 4 + j]! * [1, 2, 3, 4][k]! + a1[i * 4 + j]! * [10, 20, 30, 40][k]!;
+          }
+    const expected: number[] = [];
+    for (let y = 2; y < 6; y++) for (let xx = 2; xx < 6; xx++) expected.push(2 * full[y * 8 + xx]!);
+    [...(out.data as Float32Array)].forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 4));
+  });
+
+  it('squeeze-and-excitation block: global pooling, InnerProduct, Sigmoid, broadcast Mul, alpha', async () => {
+    const param = [
+      '7767517',
+      '6 7',
+      'Input in0 0 1 in0',
+      'Split sp 1 2 in0 x1 x2',
+      'Pooling gap 1 1 x2 g 0=1 4=1',
+      'InnerProduct fc1 1 1 g h 0=2 1=1 2=6 9=1',
+      'InnerProduct fc2 1 1 h s 0=3 1=0 2=6 9=4',
+      'BinaryOp mul 2 1 x1 s out0 0=2',
+    ].join('\n');
+    const bin = Buffer.concat([fp32Blob([1, 0, 0, 0, 1, 0]), f32([0, -10]), fp16Blob([1, 0, 0, 2, 0, 0])]);
+    const x = Float32Array.from({ length: 12 }, (_, i) => i + 1); // 3 channels of 2x2
+    const out = await convertAndRun(param, bin, x, [1, 3, 2, 2]);
+    const sig = (v: number): number => 1 / (1 + Math.exp(-v));
+    // channel means 2.5, 6.5, 10.5; hidden = relu([2.5, 6.5 - 10]) = [2.5, 0]
+    const s = [sig(2.5), sig(0), sig(0)];
+    [...(out.data as Float32Array)].forEach((v, i) => expect(v).toBeCloseTo(x[i]! * s[Math.floor(i / 4)]!, 5));
+  });
+});

@@ -1,0 +1,121 @@
+// Image handling and failure paths of the engine: formats, orientation,
+// transparency, colour profile, limits, bad parameters, cancellation, progress.
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { UpscaleEngine, UpscaleError } from '../../../server/upscale/engine.js';
+import { models, texturedImage } from './helpers.js';
+
+let engine: UpscaleEngine;
+let small: Buffer;
+
+beforeAll(async () => {
+  engine = new UpscaleEngine({ modelsDir: await models(), maxInputPixels: 200_000, maxTile: { 2: 32 } });
+  small = await texturedImage(24, 20);
+}, 300_000);
+
+afterAll(async () => {
+  await engine?.close();
+});
+
+async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (e) {
+    expect(e).toBeInstanceOf(UpscaleError);
+    return (e as UpscaleError).code;
+  }
+}
+
+describe('UpscaleEngine I/O', () => {
+  it('lists the Real-CUGAN models without file suffixes', async () => {
+    const list = await engine.listModels();
+    expect(list.map((m) => m.name)).toContain('up2x-conservative');
+    expect(list.find((m) => m.name === 'up4x-denoise3x')).toEqual({ name: 'up4x-denoise3x', scale: 4, denoise: 'denoise3x' });
+    expect(list).toHaveLength(11);
+  });
+
+  it('reads JPEG, GIF (first frame) and WebP; writes PNG, JPEG and WebP', async () => {
+    const raw = await sharp(small).raw().toBuffer();
+    const jpeg = await sharp(raw, { raw: { width: 24, height: 20, channels: 3 } }).jpeg().toBuffer();
+    const gif = await sharp(raw, { raw: { width: 24, height: 20, channels: 3 } }).gif().toBuffer();
+    const webp = await sharp(raw, { raw: { width: 24, height: 20, channels: 3 } }).webp().toBuffer();
+    for (const input of [jpeg, gif, webp]) {
+      const r = await engine.upscale(input, { modelName: 'up2x-conservative' });
+      expect(r.format).toBe('png');
+      expect((await sharp(r.data).metadata()).format).toBe('png');
+      expect([r.width, r.height]).toEqual([48, 40]);
+    }
+    for (const format of ['jpeg', 'webp'] as const) {
+      const r = await engine.upscale(small, { modelName: 'up2x-conservative', format });
+      expect((await sharp(r.data).metadata()).format).toBe(format);
+    }
+  });
+
+  it('applies EXIF orientation', async () => {
+    const jpeg = await sharp(small).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const r = await engine.upscale(jpeg, { modelName: 'up2x-conservative' });
+    expect([r.width, r.height]).toEqual([40, 48]);
+  });
+
+  it('keeps transparency (alpha upscaled separately) and the colour profile', async () => {
+    const rgba = Buffer.alloc(24 * 20 * 4);
+    for (let i = 0; i < 24 * 20; i++) {
+      rgba[i * 4] = (i * 7) & 255;
+      rgba[i * 4 + 1] = 100;
+      rgba[i * 4 + 2] = 200;
+      rgba[i * 4 + 3] = i % 24 < 12 ? 0 : 255;
+    }
+    const png = await sharp(rgba, { raw: { width: 24, height: 20, channels: 4 } }).withIccProfile('p3').png().toBuffer();
+    const r = await engine.upscale(png, { modelName: 'up2x-conservative' });
+    const meta = await sharp(r.data).metadata();
+    expect(meta.hasAlpha).toBe(true);
+    expect(meta.icc).toBeDefined();
+    const out = await sharp(r.data).raw().toBuffer();
+    expect(out[3]).toBe(0); // left half transparent
+    expect(out[(5 * 48 + 40) * 4 + 3]).toBe(255); // right half opaque
+  });
+
+  it('rejects bad input with typed errors', async () => {
+    expect(await code(engine.upscale(Buffer.from('definitely not an image'), { modelName: 'up2x-conservative' }))).toBe('unsupported_type');
+    const truncated = (await texturedImage(64, 64)).subarray(0, 400);
+    expect(await code(engine.upscale(truncated, { modelName: 'up2x-conservative' }))).toBe('corrupt_image');
+    const big = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#808080' } }).png().toBuffer();
+    expect(await code(engine.upscale(big, { modelName: 'up2x-conservative' }))).toBe('too_many_pixels');
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+    expect(await code(engine.upscale(svg, { modelName: 'up2x-conservative' }))).toBe('unsupported_type');
+    expect(await code(engine.upscale(small, { modelName: 'up5x-magic' }))).toBe('unknown_model');
+    expect(await code(engine.upscale(small, { modelName: 'up2x-conservative', tileMode: 9 }))).toBe('invalid_parameter');
+    expect(await code(engine.upscale(small, { modelName: 'up2x-conservative', cacheMode: 1.5 }))).toBe('invalid_parameter');
+    expect(await code(engine.upscale(small, { modelName: 'up2x-conservative', alpha: Number.NaN }))).toBe('invalid_parameter');
+    // the engine still works afterwards
+    expect((await engine.upscale(small, { modelName: 'up2x-conservative' })).width).toBe(48);
+  });
+
+  it('cancels between tiles and reports progress', async () => {
+    const img = await texturedImage(128, 96);
+    const seen: number[] = [];
+    const r = await engine.upscale(img, { modelName: 'up2x-conservative', onProgress: (f) => seen.push(f) });
+    expect(r.tiles).toBeGreaterThan(4);
+    expect(seen.length).toBeGreaterThan(r.tiles);
+    expect(seen.every((f, i) => i === 0 || f >= seen[i - 1]!)).toBe(true);
+    expect(seen[seen.length - 1]).toBe(1);
+
+    const pre = new AbortController();
+    pre.abort();
+    expect(await code(engine.upscale(img, { modelName: 'up2x-conservative', signal: pre.signal }))).toBe('cancelled');
+
+    const mid = new AbortController();
+    let calls = 0;
+    const p = engine.upscale(img, {
+      modelName: 'up2x-conservative',
+      signal: mid.signal,
+      onProgress: () => {
+        if (++calls === 3) mid.abort();
+      },
+    });
+    expect(await code(p)).toBe('cancelled');
+    expect(calls).toBeLessThan(r.tiles * 5);
+  });
+});

@@ -1,0 +1,86 @@
+// Parity with realcugan-ncnn-vulkan's CPU mode (-g -1), untiled and tiled, and
+// tiling seams: with shared SE means a tiled run must match the untiled one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { UpscaleEngine } from '../../../server/upscale/engine.js';
+import { diff, models, rawRgb, reference, texturedImage } from './helpers.js';
+
+let dir: string;
+let untiled: UpscaleEngine;
+let tiled: UpscaleEngine;
+let image: Buffer;
+
+beforeAll(async () => {
+  dir = await models();
+  untiled = new UpscaleEngine({ modelsDir: dir });
+  // Tiny tiles force a 2x3 or 3x3 grid on the test image.
+  tiled = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 3: 32, 4: 28 } });
+  image = await texturedImage(72, 56);
+}, 300_000);
+
+afterAll(async () => {
+  await untiled?.close();
+  await tiled?.close();
+});
+
+const cases = [
+  { model: 'up2x-conservative', scale: 2, noise: -1 },
+  { model: 'up2x-denoise3x', scale: 2, noise: 3 },
+  { model: 'up3x-conservative', scale: 3, noise: -1 },
+  { model: 'up4x-no-denoise', scale: 4, noise: 0 },
+];
+
+describe('parity with the reference CPU implementation', () => {
+  for (const c of cases) {
+    it(`${c.model}: untiled and tiled within 1/255`, async () => {
+      const ref = (await rawRgb(await reference(dir, image, c.scale, c.noise))).data;
+      const a = await untiled.upscale(image, { modelName: c.model });
+      expect(a.strategy).toBe('single');
+      expect([a.width, a.height]).toEqual([72 * c.scale, 56 * c.scale]);
+      expect(diff((await rawRgb(a.data)).data, ref).max).toBeLessThanOrEqual(1);
+
+      const b = await tiled.upscale(image, { modelName: c.model, cacheMode: 0 });
+      expect(b.strategy).toBe('cached');
+      expect(b.tiles).toBeGreaterThan(3);
+      expect(diff((await rawRgb(b.data)).data, ref).max).toBeLessThanOrEqual(1);
+    });
+  }
+
+  it('recompute mode (cache_mode 3) matches the reference too', async () => {
+    const ref = (await rawRgb(await reference(dir, image, 2, -1))).data;
+    const r = await tiled.upscale(image, { modelName: 'up2x-conservative', cacheMode: 3 });
+    expect(r.strategy).toBe('recompute');
+    expect(diff((await rawRgb(r.data)).data, ref).max).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('tiling', () => {
+  it('has no seams: tiled equals untiled for every exact cache mode', async () => {
+    const img = await texturedImage(96, 80, 7);
+    const whole = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-no-denoise' })).data)).data;
+    for (const cacheMode of [0, 3]) {
+      const r = await tiled.upscale(img, { modelName: 'up2x-no-denoise', cacheMode });
+      expect(r.tiles).toBeGreaterThanOrEqual(9);
+      expect(diff((await rawRgb(r.data)).data, whole).max).toBeLessThanOrEqual(1);
+    }
+    // The uint8 feature cache is close; sampled SE means (cache_mode 2) are an
+    // estimate whose error depends on the image, so only its shape is checked.
+    const q = await tiled.upscale(img, { modelName: 'up2x-no-denoise', cacheMode: 1 });
+    expect(diff((await rawRgb(q.data)).data, whole).mean).toBeLessThan(1);
+    const s = await tiled.upscale(img, { modelName: 'up2x-no-denoise', cacheMode: 2 });
+    expect(s.strategy).toBe('sampled');
+    expect([s.width, s.height]).toEqual([192, 160]);
+  });
+
+  it('alpha = 1 is bit-identical to the default; other values change the result', async () => {
+    const img = await texturedImage(40, 40, 3);
+    const base = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative' })).data)).data;
+    const one = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1 })).data)).data;
+    expect(diff(one, base).max).toBe(0);
+    const soft = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1.3 })).data)).data;
+    expect(diff(soft, base).mean).toBeGreaterThan(0.2);
+    // alpha applies in tiled runs as well
+    const softTiled = (await rawRgb((await tiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1.3 })).data)).data;
+    expect(diff(softTiled, soft).max).toBeLessThanOrEqual(1);
+  });
+});
