@@ -1,0 +1,91 @@
+// Applies a mutation at most once per (user, Idempotency-Key). The key is claimed inside the same
+// transaction as the write, before it: a concurrent duplicate blocks on the primary key, then
+// fails and replays the stored answer. Failed writes roll back the claim, so a refused request is
+// evaluated afresh when it is sent again (nothing was applied).
+import { createHash } from 'node:crypto';
+import { isUniqueViolation } from '../../db/unique-violation.js';
+import { AppError } from '../../http/app-error.js';
+import type { MessageKey } from '../../http/messages.js';
+import type { PromptDb } from './prompt-tables.js';
+
+/** What a mutation answers: HTTP status, message key and data; stored for replays. */
+export interface StoredOutcome {
+  status: number;
+  messageKey: MessageKey;
+  data: unknown;
+}
+
+export interface IdempotentResult extends StoredOutcome {
+  replayed: boolean;
+}
+
+/** Keys are kept this long; a client's outbox replays long before that. */
+export const KEY_RETENTION_DAYS = 30;
+
+class KeyTaken extends Error {}
+
+export function fingerprintOf(method: string, route: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${route}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
+}
+
+export function createIdempotencyStore(db: PromptDb, now: () => Date) {
+  async function stored(userId: number, key: string, fingerprint: string): Promise<IdempotentResult | undefined> {
+    const row = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    // The same key for a different request is a client bug; applying either silently would lose data.
+    if (row.fingerprint !== fingerprint) throw new AppError(422, 'idempotency_key_mismatch');
+    const outcome = JSON.parse(row.response) as StoredOutcome;
+    return { ...outcome, status: Number(row.status), replayed: true };
+  }
+
+  return {
+    async run(
+      userId: number,
+      key: string | undefined,
+      fingerprint: string,
+      write: (trx: PromptDb) => Promise<StoredOutcome>,
+    ): Promise<IdempotentResult> {
+      if (!key) return { ...(await db.transaction().execute(write)), replayed: false };
+      const earlier = await stored(userId, key, fingerprint);
+      if (earlier) return earlier;
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const t = now();
+          try {
+            await trx
+              .insertInto('idempotency_keys')
+              .values({ user_id: userId, key, fingerprint, status: 0, response: '{}', created_at: t.toISOString() })
+              .execute();
+          } catch (error) {
+            if (isUniqueViolation(error)) throw new KeyTaken();
+            throw error;
+          }
+          const outcome = await write(trx);
+          await trx
+            .updateTable('idempotency_keys')
+            .set({ status: outcome.status, response: JSON.stringify(outcome) })
+            .where('user_id', '=', userId)
+            .where('key', '=', key)
+            .execute();
+          const horizon = new Date(t.getTime() - KEY_RETENTION_DAYS * 86_400_000).toISOString();
+          await trx.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('created_at', '<', horizon).execute();
+          return { ...outcome, replayed: false };
+        });
+      } catch (error) {
+        if (!(error instanceof KeyTaken)) throw error;
+        const winner = await stored(userId, key, fingerprint);
+        if (!winner) throw new AppError(409, 'idempotency_in_progress');
+        return winner;
+      }
+    },
+  };
+}
+
+export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;

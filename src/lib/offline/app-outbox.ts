@@ -1,0 +1,58 @@
+// The app's outbox: IndexedDB storage, replay through the API client with the item's id as the
+// Idempotency-Key, and the signed-in user as the only user whose items may be sent.
+import { isApiError, request } from '../api';
+import type { OutboxRecord } from '../db/schema';
+import { queryClient } from '../query/query-client';
+import { getSession } from '../session/session-store';
+import { beginWork } from './busy-work';
+import { reportReachable, reportUnreachable } from './online-status';
+import { createOutbox, type FailureKind, type FlushReport } from './outbox';
+import { idbOutboxStorage } from './outbox-store';
+import { IDEMPOTENCY_HEADER, isQueuedPayload } from './queued-request';
+import { currentUserKey } from './user-key';
+
+export function classifyFailure(error: unknown): { kind: FailureKind; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!isApiError(error)) return { kind: 'retry', message };
+  // No answer, a server that is down or overloaded, an expired session: the change stays queued.
+  if (error.kind === 'network' || error.kind === 'cancelled' || error.kind === 'unknown') return { kind: 'retry', message };
+  const status = error.status ?? 0;
+  if (status === 401 || status === 408 || status === 429 || status >= 500) return { kind: 'retry', message };
+  return { kind: 'refused', message };
+}
+
+async function send(record: OutboxRecord): Promise<unknown> {
+  if (!isQueuedPayload(record.payload)) throw new Error(`outbox item ${record.id} has no request`);
+  const { group, method, url, data } = record.payload.request;
+  try {
+    const result = await request<unknown>(group, { method, url, data, headers: { [IDEMPOTENCY_HEADER]: record.id } });
+    reportReachable();
+    return result;
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'network') reportUnreachable();
+    throw error;
+  }
+}
+
+export const outbox = createOutbox({
+  storage: idbOutboxStorage,
+  send,
+  classify: classifyFailure,
+  currentUser: () => currentUserKey(getSession()),
+});
+
+/** Replays the user's queue (marked as running work, so an update waits) and refreshes what changed. */
+export async function syncOutbox(userKey: string): Promise<FlushReport> {
+  const done = beginWork('work.syncing');
+  try {
+    const report = await outbox.flush(userKey);
+    // A refusal means the server's state differs from what the user saw: refresh that too.
+    for (const item of [...report.sent, ...report.refused]) {
+      if (!isQueuedPayload(item.payload)) continue;
+      for (const queryKey of item.payload.invalidates) await queryClient.invalidateQueries({ queryKey: [...queryKey] });
+    }
+    return report;
+  } finally {
+    done();
+  }
+}

@@ -1,0 +1,58 @@
+// Persists the queries that ask for it (meta.persist) to IndexedDB under the signed-in user, and
+// restores them before the first render. Buster = app version + user: another user's or another
+// release's cache is never hydrated.
+import type { QueryClient } from '@tanstack/react-query';
+import { persistQueryClientRestore, persistQueryClientSubscribe } from '@tanstack/react-query-persist-client';
+import { APP_VERSION } from './app-version';
+import { createIdbPersister, type IdbPersister } from './idb-persister';
+
+/** A trade-fair week without network still shows what was loaded at the start. */
+export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function busterFor(userKey: string): string {
+  return `${APP_VERSION}:${userKey}`;
+}
+
+export interface ActivePersistence {
+  userKey: string;
+  persister: IdbPersister;
+  stop(): void;
+}
+
+export async function startQueryPersistence(queryClient: QueryClient, userKey: string): Promise<ActivePersistence> {
+  const persister = createIdbPersister(userKey);
+  const options = {
+    queryClient,
+    persister,
+    buster: busterFor(userKey),
+    maxAge: PERSIST_MAX_AGE_MS,
+    dehydrateOptions: {
+      // Data, not status: a failed refetch while offline turns the query to 'error' but its data
+      // is exactly what the next offline start must show.
+      shouldDehydrateQuery: (query: { meta?: Record<string, unknown>; state: { data: unknown } }) =>
+        query.meta?.persist === true && query.state.data !== undefined,
+    },
+  };
+  // Restore failures (damaged record, other buster, too old) remove the record and start empty.
+  await persistQueryClientRestore(options);
+  // Restored data shows at once but counts as stale: a page that mounts asks the server again.
+  await queryClient.invalidateQueries({ refetchType: 'none' });
+  const unsubscribe = persistQueryClientSubscribe(options);
+  // A save still waiting for its throttle is written when the page is hidden or closed.
+  const flushOnHide = () => {
+    if (document.visibilityState === 'hidden') void persister.flush();
+  };
+  const flushNow = () => void persister.flush();
+  document.addEventListener('visibilitychange', flushOnHide);
+  window.addEventListener('pagehide', flushNow);
+  return {
+    userKey,
+    persister,
+    stop() {
+      unsubscribe();
+      persister.cancel();
+      document.removeEventListener('visibilitychange', flushOnHide);
+      window.removeEventListener('pagehide', flushNow);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// The service worker's routing rules as pure functions, so they are unit-tested without a worker.
+// Which requests get which treatment:
+//   navigation   app routes → the precached index.html (HashRouter: the path is "/" in practice)
+//   config       /config.json → network first, cached copy when offline
+//   locale       interface language chunks and locale files → cache first, with expiry
+//   media        images, thumbnails, video posters and videos → cache first, with expiry, per user
+//   passthrough  API calls, the reachability probe, other origins, non-GET → never touched
+export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'passthrough';
+
+export interface RequestFacts {
+  url: string;
+  method: string;
+  mode: string;
+  destination: string;
+}
+
+/** API groups' path prefixes on this origin (see server/config.ts publicApi). Never cached, never a page. */
+export const API_PREFIXES = ['/api', '/image-api', '/upscale-api', '/third-api'] as const;
+export const LOCALES = ['zh-CN', 'en-US', 'vi-VN', 'th-TH', 'id-ID'] as const;
+
+export const CACHE_NAMES = {
+  config: 'loom-config',
+  locales: 'loom-locales',
+  // "loom-user-" caches hold one user's data and are deleted on logout (lib/offline/user-scope.ts).
+  media: 'loom-user-media',
+} as const;
+
+export const EXPIRY = {
+  locales: { maxEntries: 20, maxAgeSeconds: 30 * 24 * 60 * 60 },
+  media: { maxEntries: 300, maxAgeSeconds: 14 * 24 * 60 * 60 },
+} as const;
+
+const MEDIA_EXTENSIONS = /\.(png|jpe?g|webp|gif|avif|bmp|mp4|webm|mov)$/i;
+const MEDIA_DESTINATIONS = new Set(['image', 'video']);
+// Vite names a dynamically imported locales/xx-YY.json chunk assets/xx-YY-<hash>.js.
+const LOCALE_CHUNK = new RegExp(`^/assets/(${LOCALES.join('|')})-[\\w-]{6,}\\.js$`);
+const LOCALE_FILE = new RegExp(`^/locales/(${LOCALES.join('|')})\\.json$`);
+
+export function isApiPath(pathname: string): boolean {
+  return API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+/** A navigation the app itself answers: not an API path, not a file (sw.js, manifest, assets). */
+export function isAppNavigation(pathname: string): boolean {
+  if (isApiPath(pathname)) return false;
+  if (pathname.startsWith('/assets/')) return false;
+  const last = pathname.split('/').pop() ?? '';
+  return !last.includes('.') || last.endsWith('.html');
+}
+
+export function isLocaleRequest(pathname: string): boolean {
+  return LOCALE_CHUNK.test(pathname) || LOCALE_FILE.test(pathname);
+}
+
+export function classifyRequest(facts: RequestFacts, origin: string): RouteKind {
+  if (facts.method !== 'GET') return 'passthrough';
+  const url = new URL(facts.url);
+  if (url.origin !== origin) return 'passthrough';
+  const { pathname } = url;
+  if (facts.mode === 'navigate') return isAppNavigation(pathname) ? 'navigation' : 'passthrough';
+  if (pathname === '/config.json') return url.search === '' ? 'config' : 'passthrough';
+  if (isLocaleRequest(pathname)) return 'locale';
+  if (MEDIA_DESTINATIONS.has(facts.destination) || MEDIA_EXTENSIONS.test(pathname)) {
+    // Media behind the API (results, thumbnails) is cached; JSON API answers never are.
+    return 'media';
+  }
+  return 'passthrough';
+}
+
+/** Files that must never be in the precache: source maps, models, wasm, locales (runtime-cached). */
+export const PRECACHE_IGNORES = [
+  '**/*.map',
+  '**/*.wasm',
+  '**/*.onnx',
+  '**/models/**',
+  ...LOCALES.map((l) => `assets/${l}-*.js`),
+];

@@ -1,0 +1,46 @@
+/// <reference lib="webworker" />
+// Loom Studio's service worker: precached shell and route chunks, the runtime rules of routes.ts,
+// and a prompt-style update (a new version waits until the page sends SKIP_WAITING).
+import { clientsClaim } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { Route, Router } from 'workbox-routing';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
+import { CACHE_NAMES, EXPIRY, classifyRequest, type RouteKind } from './routes';
+
+declare const self: ServiceWorkerGlobalScope;
+/** Set by vite.config.ts: which build this worker belongs to. */
+declare const __APP_BUILD__: string;
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+clientsClaim();
+
+const handlers: Record<Exclude<RouteKind, 'passthrough'>, ReturnType<typeof createHandlerBoundToURL> | CacheFirst | NetworkFirst> = {
+  navigation: createHandlerBoundToURL('/index.html'),
+  config: new NetworkFirst({ cacheName: CACHE_NAMES.config, networkTimeoutSeconds: 4 }),
+  locale: new CacheFirst({ cacheName: CACHE_NAMES.locales, plugins: [new ExpirationPlugin({ ...EXPIRY.locales })] }),
+  media: new CacheFirst({
+    cacheName: CACHE_NAMES.media,
+    plugins: [new ExpirationPlugin({ ...EXPIRY.media, purgeOnQuotaError: true })],
+  }),
+};
+
+const router = new Router();
+for (const kind of Object.keys(handlers) as (keyof typeof handlers)[]) {
+  const matches = ({ request }: { request: Request }) =>
+    classifyRequest({ url: request.url, method: request.method, mode: request.mode, destination: request.destination }, self.location.origin) ===
+    kind;
+  router.registerRoute(new Route(matches, handlers[kind]));
+}
+router.addFetchListener();
+// The page sends CACHE_URLS after the first load, so the locale chunk and media it fetched before
+// this worker took control are cached too (an offline reload then finds them).
+router.addCacheListener();
+
+self.addEventListener('message', (event: ExtendableMessageEvent) => {
+  const type = (event.data as { type?: string } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  // workbox-window's messageSW() listens on the port it sent.
+  if (type === 'GET_VERSION') event.ports[0]?.postMessage({ build: __APP_BUILD__ });
+});
