@@ -1,0 +1,143 @@
+// The image enhancement page: add images, pick a model, start the batch, follow it. The batch
+// itself runs in the queue worker, so leaving this page does not stop it.
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentUserKey } from '../../../lib/offline/user-key';
+import { useSession } from '../../../lib/session/use-session';
+import { getQueueSnapshot, resumeUpscaleQueueIfNeeded } from '../../../lib/workers/upscale-queue-bridge';
+import type { QueueItem } from '../../../workers/upscale-queue/protocol';
+import { useSourceFiles } from '../hooks/use-source-files';
+import { useUpscaleModels } from '../hooks/use-upscale-models';
+import { queueActions, useUpscaleQueue, type QueueActions } from '../hooks/use-upscale-queue';
+import { defaultModel } from '../model/model-catalog';
+import { readSettings, writeSettings, type UpscaleSettings } from '../model/upscale-settings';
+import { AdvancedOptions } from './advanced-options';
+import { ModelPicker } from './model-picker';
+import { PendingFiles } from './pending-files';
+import { QueueToolbar } from './queue-toolbar';
+import { RejectedList } from './rejected-list';
+import { ResultCard } from './result-card';
+import { UploadZone } from './upload-zone';
+import './upscale-workspace.css';
+
+export interface WorkspaceSlots {
+  /** Extra batch actions next to the queue toolbar (the ZIP download). */
+  batchActions?: (completed: QueueItem[]) => ReactNode;
+  /** Opens a finished item in the comparison or the viewer. */
+  onOpen?: (item: QueueItem, mode: 'compare' | 'view') => void;
+}
+
+export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
+  const { t } = useTranslation();
+  const owner = currentUserKey(useSession());
+  const sources = useSourceFiles(owner);
+  const catalog = useUpscaleModels();
+  const { snapshot, counts } = useUpscaleQueue();
+  const [settings, setSettings] = useState<UpscaleSettings>(readSettings);
+  const [starting, setStarting] = useState(false);
+  const resultsRef = useRef<HTMLElement>(null);
+
+  const patchSettings = useCallback((patch: Partial<UpscaleSettings>) => {
+    setSettings((prev) => {
+      const next = { ...prev, ...patch };
+      writeSettings(next);
+      return next;
+    });
+  }, []);
+
+  const model = catalog.models.find((m) => m.name === settings.modelName) ?? defaultModel(catalog.models);
+  const pending = useMemo(() => sources.files.filter((f) => !f.queued), [sources.files]);
+  const fileById = useMemo(() => new Map(sources.files.map((f) => [f.id, f])), [sources.files]);
+  const completed = useMemo(() => snapshot.items.filter((i) => i.status === 'completed'), [snapshot.items]);
+  // The grid renders at low priority in slices, so a 40-image batch never blocks input.
+  const gridItems = useDeferredValue(snapshot.items);
+
+  // Queue items are the only users of a queued file: when they go, the file goes too.
+  const { removeOrphans } = sources;
+  const actions = useMemo<QueueActions>(() => {
+    const tidy = async () => {
+      await removeOrphans(new Set(getQueueSnapshot().items.map((i) => i.fileId)));
+    };
+    return {
+      ...queueActions,
+      remove: async (id) => {
+        await queueActions.remove(id);
+        await tidy();
+      },
+      clearFinished: async () => {
+        await queueActions.clearFinished();
+        await tidy();
+      },
+    };
+  }, [removeOrphans]);
+
+  const start = async () => {
+    if (!model || pending.length === 0) return;
+    setStarting(true);
+    try {
+      const batch = [...pending];
+      await queueActions.enqueue(
+        batch.map((f) => ({ fileId: f.id, name: f.name, type: f.type, size: f.size, blob: f.blob })),
+        { modelName: model.name, scale: model.scale, tileMode: settings.tileMode, cacheMode: settings.cacheMode, alpha: settings.alpha },
+      );
+      await sources.markQueued(batch.map((f) => f.id));
+      // On a tablet the batch is below the fold: bring it into view.
+      resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  // A reload with unfinished work: the queue worker picks the batch up again.
+  useEffect(() => {
+    if (owner) void resumeUpscaleQueueIfNeeded();
+  }, [owner]);
+
+  return (
+    <div className="ip-page" data-testid="image-processing-page">
+      <header className="ip-page__head">
+        <h1>{t('imageProcessing.title')}</h1>
+        <p>{t('imageProcessing.subtitle')}</p>
+      </header>
+
+      <section className="ip-setup">
+        <div className="ip-setup__sources">
+          <UploadZone onFiles={(files) => void sources.add(files)} disabled={!owner} />
+          <RejectedList rejected={sources.rejected} onDismiss={sources.dismissRejected} />
+          <PendingFiles files={pending} onRemove={(ids) => void sources.remove(ids)} />
+        </div>
+        <div className="ip-setup__options">
+          <ModelPicker catalog={catalog} selected={model} onSelect={(m) => patchSettings({ modelName: m.name })} />
+          <AdvancedOptions settings={settings} onChange={patchSettings} />
+          <button
+            type="button"
+            className="ip-button ip-button--primary ip-button--block"
+            disabled={!model || pending.length === 0 || starting}
+            onClick={() => void start()}
+            data-testid="start-upscale"
+          >
+            {pending.length > 0
+              ? t('imageProcessing.actions.start', { count: pending.length })
+              : t('imageProcessing.actions.startEmpty')}
+          </button>
+        </div>
+      </section>
+
+      <section className="ip-results" ref={resultsRef} aria-label={t('imageProcessing.queue.title')}>
+        <div className="ip-results__bar">
+          <QueueToolbar counts={counts} paused={snapshot.paused} actions={actions} />
+          {completed.length > 0 && batchActions?.(completed)}
+        </div>
+        {gridItems.length === 0 ? (
+          <p className="ip-empty">{t('imageProcessing.queue.empty')}</p>
+        ) : (
+          <ul className="ip-grid" data-testid="result-grid">
+            {gridItems.map((item) => (
+              <ResultCard key={item.id} item={item} file={fileById.get(item.fileId)} actions={actions} onOpen={onOpen} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+// The queue as the page and the shell indicator see it: a snapshot pushed by the worker plus the
+// RPCs. Calling an action starts the worker if it is not running yet.
+import { useMemo, useSyncExternalStore } from 'react';
+import { getQueueSnapshot, subscribeQueue, upscaleQueue } from '../../../lib/workers/upscale-queue-bridge';
+import type { EnqueueEntry, QueueSnapshot, UpscaleParams } from '../../../workers/upscale-queue/protocol';
+
+export interface QueueActions {
+  enqueue(entries: EnqueueEntry[], params: UpscaleParams): Promise<string[]>;
+  cancel(id: string): Promise<void>;
+  cancelAll(): Promise<void>;
+  retry(id: string): Promise<void>;
+  retryAllFailed(): Promise<void>;
+  remove(id: string): Promise<void>;
+  clearFinished(): Promise<void>;
+}
+
+export const queueActions: QueueActions = {
+  enqueue: async (entries, params) => (await upscaleQueue()).enqueue(entries, params),
+  cancel: async (id) => (await upscaleQueue()).cancel(id),
+  cancelAll: async () => (await upscaleQueue()).cancelAll(),
+  retry: async (id) => (await upscaleQueue()).retry(id),
+  retryAllFailed: async () => (await upscaleQueue()).retryAllFailed(),
+  remove: async (id) => (await upscaleQueue()).remove(id),
+  clearFinished: async () => (await upscaleQueue()).clearFinished(),
+};
+
+export interface QueueCounts {
+  total: number;
+  waiting: number;
+  processing: number;
+  completed: number;
+  failed: number;
+  cancelled: number;
+  interrupted: number;
+  /** Items that will still run or need the user (waiting, processing, interrupted). */
+  open: number;
+}
+
+export function countQueue(snapshot: QueueSnapshot): QueueCounts {
+  const c: QueueCounts = { total: 0, waiting: 0, processing: 0, completed: 0, failed: 0, cancelled: 0, interrupted: 0, open: 0 };
+  for (const item of snapshot.items) {
+    c.total += 1;
+    c[item.status] += 1;
+  }
+  c.open = c.waiting + c.processing + c.interrupted;
+  return c;
+}
+
+export function useUpscaleQueue(): { snapshot: QueueSnapshot; counts: QueueCounts; actions: QueueActions } {
+  const snapshot = useSyncExternalStore(subscribeQueue, getQueueSnapshot, getQueueSnapshot);
+  const counts = useMemo(() => countQueue(snapshot), [snapshot]);
+  return { snapshot, counts, actions: queueActions };
+}

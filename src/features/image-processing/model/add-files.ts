@@ -1,0 +1,46 @@
+// Turns dropped, picked, pasted or photographed files into stored sources plus a list of the
+// rejected ones with their reasons. Files are checked one at a time by their first bytes.
+import type { FileStore, StoredFile } from './file-store';
+import { validateUpload, type RejectReason } from './upload-validation';
+
+export interface Rejected {
+  name: string;
+  size: number;
+  reason: RejectReason;
+}
+
+export interface AddResult {
+  added: StoredFile[];
+  rejected: Rejected[];
+}
+
+export async function addFiles(
+  files: readonly File[],
+  owner: string,
+  store: FileStore,
+  now: () => number = Date.now,
+  newId: () => string = () => crypto.randomUUID(),
+): Promise<AddResult> {
+  const added: StoredFile[] = [];
+  const rejected: Rejected[] = [];
+  for (const file of files) {
+    const verdict = await validateUpload(file);
+    const name = file.name || 'image';
+    if (!verdict.ok) {
+      rejected.push({ name, size: file.size, reason: verdict.reason });
+      continue;
+    }
+    const stored: StoredFile = {
+      id: newId(),
+      userKey: owner,
+      name,
+      type: verdict.type,
+      size: file.size,
+      blob: file,
+      addedAt: now(),
+    };
+    await store.put(stored);
+    added.push(stored);
+  }
+  return { added, rejected };
+}

@@ -1,0 +1,40 @@
+// The chosen model and advanced parameters, remembered on this device between visits.
+// Defaults are spec §3's: tile_mode 0, cache_mode 0, alpha 1.
+
+export interface UpscaleSettings {
+  modelName: string | null;
+  tileMode: number;
+  cacheMode: number;
+  alpha: number;
+}
+
+export const DEFAULT_SETTINGS: UpscaleSettings = { modelName: null, tileMode: 0, cacheMode: 0, alpha: 1 };
+
+export const TILE_MODES = [0, 1, 2, 3, 4] as const;
+export const CACHE_MODES = [0, 1, 2, 3] as const;
+// Real-CUGAN's useful alpha range (notes: 0.75–1.3); 1 is the model as trained.
+export const ALPHA_RANGE = { min: 0.75, max: 1.3, step: 0.05 } as const;
+
+const KEY = 'loom.upscaleSettings';
+
+function clamp(v: unknown, min: number, max: number, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+}
+
+export function readSettings(storage: Pick<Storage, 'getItem'> = localStorage): UpscaleSettings {
+  try {
+    const raw = JSON.parse(storage.getItem(KEY) ?? '{}') as Partial<UpscaleSettings>;
+    return {
+      modelName: typeof raw.modelName === 'string' ? raw.modelName : null,
+      tileMode: Math.round(clamp(raw.tileMode, 0, 4, 0)),
+      cacheMode: Math.round(clamp(raw.cacheMode, 0, 3, 0)),
+      alpha: clamp(raw.alpha, ALPHA_RANGE.min, ALPHA_RANGE.max, 1),
+    };
+  } catch {
+    return { ...DEFAULT_SETTINGS };
+  }
+}
+
+export function writeSettings(settings: UpscaleSettings, storage: Pick<Storage, 'setItem'> = localStorage): void {
+  storage.setItem(KEY, JSON.stringify(settings));
+}

@@ -1,0 +1,132 @@
+// The upscale queue's shared vocabulary: what the worker persists, reports and accepts over RPC.
+// Imported by the worker and by the main-thread bridge, so it holds types and constants only.
+
+export type QueueItemStatus = 'waiting' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+
+/** Spec §3 upscale request parameters besides the image itself. */
+export interface UpscaleParams {
+  modelName: string;
+  scale: number;
+  tileMode: number;
+  cacheMode: number;
+  alpha: number;
+}
+
+export interface QueueError {
+  /** Server code or HTTP status; 0 for no response. */
+  code: string | number;
+  status: number;
+  message: string;
+}
+
+export interface QueueResult {
+  url: string;
+  filename: string;
+  message: string;
+  /** Wall time from send to reply. */
+  durationMs: number;
+  completedAt: number;
+  /** Bytes of the result once it is stored on the device. */
+  outputSize?: number;
+  outputType?: string;
+  width?: number;
+  height?: number;
+}
+
+export interface QueueItem {
+  id: string;
+  /** The signed-in user the item belongs to; nothing of one user runs for another. */
+  userKey: string;
+  /** Key of the source file in the files store. */
+  fileId: string;
+  fileName: string;
+  fileType: string;
+  fileSize: number;
+  params: UpscaleParams;
+  status: QueueItemStatus;
+  /** Upload percentage while processing. */
+  progress: number;
+  /** Sent as the Idempotency-Key header; kept across a resend of an interrupted request. */
+  idempotencyKey: string;
+  /** True once any byte of the request left the device: from then on it may have reached the server. */
+  bytesSent: boolean;
+  attempts: number;
+  seq: number;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number;
+  error?: QueueError;
+  result?: QueueResult;
+  /** Whether the result file is kept on the device (for offline viewing and the ZIP). */
+  resultStored?: boolean;
+}
+
+/** A source image the user added, kept on the device until its queue items are gone. */
+export interface StoredFile {
+  id: string;
+  userKey: string;
+  name: string;
+  /** Stored apart from the Blob: some IndexedDB implementations give a File back as a plain Blob. */
+  type: string;
+  size: number;
+  blob: Blob;
+  thumb?: Blob;
+  width?: number;
+  height?: number;
+  addedAt: number;
+  /** Handed to the queue: no longer among the images waiting to be started. */
+  queued?: boolean;
+}
+
+/** An upscaled image kept on the device, keyed by its queue item. */
+export interface StoredResult {
+  id: string;
+  userKey: string;
+  blob: Blob;
+  type: string;
+}
+
+export type PauseReason = 'offline' | 'auth' | 'busy' | null;
+
+export interface QueueSnapshot {
+  items: QueueItem[];
+  paused: PauseReason;
+  inFlight: number;
+}
+
+export interface QueueAuth {
+  token: string | null;
+  /** Absolute base URL of the upscale service. */
+  baseUrl: string;
+  owner: string;
+}
+
+export interface EnqueueEntry {
+  fileId: string;
+  name: string;
+  type: string;
+  size: number;
+  /** Passed as a Blob (structured clone), never a transferred buffer: a retry needs it again. */
+  blob: Blob;
+}
+
+/** At most this many upscale requests are in flight at once (a sliding window). */
+export const MAX_IN_FLIGHT = 3;
+
+export const ACTIVE_STATUSES: readonly QueueItemStatus[] = ['waiting', 'processing'];
+
+export interface UpscaleQueueApi {
+  configure(auth: QueueAuth): Promise<void>;
+  enqueue(entries: EnqueueEntry[], params: UpscaleParams): Promise<string[]>;
+  cancel(id: string): Promise<void>;
+  cancelAll(): Promise<void>;
+  retry(id: string): Promise<void>;
+  retryAllFailed(): Promise<void>;
+  remove(id: string): Promise<void>;
+  clearFinished(): Promise<void>;
+  setOnline(online: boolean): Promise<void>;
+  snapshot(): Promise<QueueSnapshot>;
+  subscribe(listener: (snapshot: QueueSnapshot) => void): Promise<void>;
+  /** Drops this user's queue (logout on a shared tablet). */
+  wipe(): Promise<void>;
+}

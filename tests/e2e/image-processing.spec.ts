@@ -1,0 +1,145 @@
+// Image enhancement in Chromium against the companion server with the real Real-CUGAN engine,
+// seen through a counting proxy: upload checks, the window of three, cancel, navigation, reload
+// and a cut connection in the middle of a batch.
+import { expect, test, type Page } from '@playwright/test';
+import { startServer, type RunningServer } from './server-process';
+import { pngFiles, signIn, startCountingProxy, type CountingProxy } from './image-processing-helpers';
+
+const PORT = 8131;
+let server: RunningServer;
+let proxy: CountingProxy;
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(120_000);
+
+test.beforeAll(async () => {
+  // E2E_STATIC_DIR: a private build, when other suites rebuild dist/ at the same time.
+  server = await startServer(PORT, process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {});
+  // Each upscale request is held a little before it reaches the server, so a batch of small
+  // images still shows its window of three and can be cancelled mid-flight.
+  proxy = await startCountingProxy(PORT, { delayMs: 600 });
+});
+
+test.afterAll(async () => {
+  await proxy?.close();
+  await server?.stop();
+});
+
+test.beforeEach(() => proxy.resetCounters());
+
+async function open(page: Page): Promise<void> {
+  await signIn(page, proxy.url);
+  await expect(page.getByTestId('image-processing-page')).toBeVisible();
+  await expect(page.getByTestId('model-up2x-conservative')).toBeVisible();
+}
+
+async function addImages(page: Page, files: ReturnType<typeof pngFiles>): Promise<void> {
+  await page.getByTestId('upload-input').setInputFiles(files);
+  await expect(page.getByTestId('pending-file')).toHaveCount(files.length);
+}
+
+const cards = (page: Page, status?: string) =>
+  page.locator(status ? `[data-testid="result-card"][data-status="${status}"]` : '[data-testid="result-card"]');
+
+test('upload lists every rejected file with its reason and keeps the accepted ones over a reload', async ({ page }) => {
+  await open(page);
+  const bmpNamedPng = { name: 'looks-like.png', mimeType: 'image/png', buffer: Buffer.from('BM' + 'x'.repeat(64)) };
+  const huge = { name: 'huge.jpg', mimeType: 'image/jpeg', buffer: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(10 * 1024 * 1024)]) };
+  await page.getByTestId('upload-input').setInputFiles([...pngFiles(2), bmpNamedPng, huge]);
+  const rejected = page.getByTestId('rejected-file');
+  await expect(rejected).toHaveCount(2);
+  await expect(rejected.filter({ hasText: 'looks-like.png' })).toContainText('not a JPEG, PNG, GIF or WebP image');
+  await expect(rejected.filter({ hasText: 'huge.jpg' })).toContainText('larger than 10 MB');
+  await expect(page.getByTestId('pending-file')).toHaveCount(2);
+  // Thumbnails come from the worker as blob: images.
+  await expect(page.locator('[data-testid="pending-file"] img').first()).toHaveAttribute('src', /^blob:/);
+
+  await page.reload();
+  await expect(page.getByTestId('pending-file')).toHaveCount(2);
+});
+
+test('a batch of 7 runs three at a time, cancels one mid-flight and survives navigation', async ({ page }) => {
+  await open(page);
+  await addImages(page, pngFiles(7));
+  await page.getByTestId('start-upscale').click();
+
+  // Cancel the first image while its request is open.
+  const first = cards(page).filter({ hasText: 'fabric-01.png' });
+  await expect(first).toHaveAttribute('data-status', 'processing');
+  await first.getByTestId('item-cancel').click();
+  await expect(first).toHaveAttribute('data-status', 'cancelled');
+  await expect(first.getByTestId('item-status')).toHaveText('Cancelled');
+  await expect(first.getByTestId('item-error')).toHaveCount(0);
+
+  // Away to home: the shell's indicator keeps counting; back again, the batch is still there.
+  await page.goto(`${proxy.url}/#/`);
+  await expect(page.getByTestId('queue-indicator')).toBeVisible();
+  await page.goto(`${proxy.url}/#/image-processing`);
+  await expect(cards(page, 'completed')).toHaveCount(6, { timeout: 60_000 });
+  await expect(cards(page, 'cancelled')).toHaveCount(1);
+
+  expect(proxy.maxConcurrent).toBe(3);
+  // Every image was sent once: seven distinct keys at most (the cancelled one may not have left).
+  expect(new Set(proxy.keys).size).toBe(proxy.keys.length);
+  expect(proxy.keys.length).toBeLessThanOrEqual(7);
+
+  const meta = cards(page, 'completed').first().getByTestId('item-meta');
+  await expect(meta).toContainText('up2x-conservative');
+  await expect(meta).toContainText('2x');
+  await expect(meta).toContainText('64×64');
+  await expect(page.getByTestId('queue-indicator')).toHaveCount(0);
+
+  // Single-file download of one result.
+  const download = page.waitForEvent('download');
+  await cards(page, 'completed').first().getByTestId('item-download').click();
+  expect((await download).suggestedFilename()).toMatch(/fabric-0\d.*up2x-conservative.*\.png$/);
+});
+
+test('a reload in the middle of a batch resumes it without sending anything twice on its own', async ({ page }) => {
+  await open(page);
+  await addImages(page, pngFiles(7, 32, 10));
+  await page.getByTestId('start-upscale').click();
+  await expect(cards(page, 'processing')).toHaveCount(3);
+  await page.reload();
+
+  await expect(page.getByTestId('result-card')).toHaveCount(7);
+  // Requests that may have reached the server wait for the user's word; the rest finish.
+  await expect
+    .poll(async () => (await cards(page, 'completed').count()) + (await cards(page, 'interrupted').count()), { timeout: 60_000 })
+    .toBe(7);
+  const keysBeforeRetry = [...proxy.keys];
+  expect(new Set(keysBeforeRetry).size).toBe(keysBeforeRetry.length);
+
+  const interrupted = await cards(page, 'interrupted').count();
+  if (interrupted > 0) {
+    await expect(cards(page, 'interrupted').first().getByTestId('item-status')).toHaveText('Interrupted — retry?');
+    await page.getByTestId('retry-all').click();
+    await expect(cards(page, 'completed')).toHaveCount(7, { timeout: 60_000 });
+  }
+  console.log(`reload mid-batch: ${interrupted} interrupted of 7, ${keysBeforeRetry.length} requests before retry`);
+});
+
+test('a cut connection pauses the batch and it resumes by itself', async ({ page }) => {
+  await open(page);
+  await addImages(page, pngFiles(8, 32, 20));
+  await page.getByTestId('start-upscale').click();
+  await expect(cards(page, 'completed')).toHaveCount(1, { timeout: 30_000 });
+
+  await proxy.cut();
+  await expect(page.getByTestId('queue-paused')).toBeVisible({ timeout: 15_000 });
+  const sentWhileDown = proxy.keys.length;
+  await page.waitForTimeout(3000);
+  expect(proxy.keys.length).toBe(sentWhileDown);
+  await proxy.restore();
+
+  await expect(page.getByTestId('queue-paused')).toHaveCount(0, { timeout: 20_000 });
+  await expect
+    .poll(async () => (await cards(page, 'completed').count()) + (await cards(page, 'interrupted').count()), { timeout: 60_000 })
+    .toBe(8);
+  // Nothing was resent silently: every key appears once.
+  expect(new Set(proxy.keys).size).toBe(proxy.keys.length);
+  if ((await cards(page, 'interrupted').count()) > 0) {
+    await page.getByTestId('retry-all').click();
+    await expect(cards(page, 'completed')).toHaveCount(8, { timeout: 60_000 });
+  }
+});

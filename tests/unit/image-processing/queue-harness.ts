@@ -1,0 +1,98 @@
+// A queue engine on an in-memory store with a hand-driven sender: each request waits until the
+// test settles it, so the window, cancel and resume are observed step by step.
+import { QueueEngine } from '../../../src/workers/upscale-queue/queue-engine';
+import { createMemoryQueueStore, type QueueStore } from '../../../src/workers/upscale-queue/queue-store';
+import type { EnqueueEntry, QueueAuth, QueueSnapshot, UpscaleParams } from '../../../src/workers/upscale-queue/protocol';
+import type { SendHooks, SendOutcome, SendRequest } from '../../../src/workers/upscale-queue/send-types';
+
+export interface PendingSend {
+  request: SendRequest;
+  hooks: SendHooks;
+  signal: AbortSignal;
+  resolve(outcome: SendOutcome): void;
+}
+
+export const PARAMS: UpscaleParams = { modelName: 'up2x-conservative', scale: 2, tileMode: 0, cacheMode: 0, alpha: 1 };
+export const AUTH: QueueAuth = { token: 't1', baseUrl: 'http://x/upscale-api', owner: 'alice' };
+
+export function entries(n: number): EnqueueEntry[] {
+  return Array.from({ length: n }, (_, i) => ({
+    fileId: `f${i}`,
+    name: `img-${i}.png`,
+    type: 'image/png',
+    size: 10,
+    blob: new Blob([`img${i}`], { type: 'image/png' }),
+  }));
+}
+
+export function createHarness(store: QueueStore = createMemoryQueueStore()) {
+  const pending: PendingSend[] = [];
+  const sent: SendRequest[] = [];
+  const timers: (() => void)[] = [];
+  let probeOk = false;
+  let maxConcurrent = 0;
+  let last: QueueSnapshot | null = null;
+  let n = 0;
+  const engine = new QueueEngine({
+    store,
+    newId: () => `id-${++n}`,
+    send: (request, hooks, signal) =>
+      new Promise<SendOutcome>((resolve) => {
+        sent.push(request);
+        const p: PendingSend = { request, hooks, signal, resolve };
+        pending.push(p);
+        maxConcurrent = Math.max(maxConcurrent, pending.length);
+        const settle = (o: SendOutcome) => {
+          pending.splice(pending.indexOf(p), 1);
+          resolve(o);
+        };
+        p.resolve = settle;
+        signal.addEventListener('abort', () => settle({ kind: 'aborted' }));
+      }),
+    probe: async () => probeOk,
+    onSnapshot: (s) => {
+      last = s;
+    },
+    setTimer: (fn) => {
+      timers.push(fn);
+      return () => {
+        const i = timers.indexOf(fn);
+        if (i >= 0) timers.splice(i, 1);
+      };
+    },
+  });
+  return {
+    engine,
+    store,
+    pending,
+    sent,
+    get maxConcurrent() {
+      return maxConcurrent;
+    },
+    get snapshot() {
+      return last ?? engine.snapshot();
+    },
+    setProbe(ok: boolean) {
+      probeOk = ok;
+    },
+    /** Runs every scheduled probe once. */
+    async fireTimers() {
+      const due = timers.splice(0);
+      for (const fn of due) fn();
+      await flush();
+    },
+    statusOf(id: string) {
+      return engine.snapshot().items.find((i) => i.id === id)?.status;
+    },
+  };
+}
+
+export function ok(name = 'out.png'): SendOutcome {
+  return { kind: 'ok', url: `http://x/upscale-api/files/${name}`, filename: name, message: 'done' };
+}
+
+/** Lets every pending promise chain run. */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await new Promise((r) => setTimeout(r, 0));
+}

@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryQueueStore } from '../../../src/workers/upscale-queue/queue-store';
+import type { QueueItem } from '../../../src/workers/upscale-queue/protocol';
+import { AUTH, PARAMS, createHarness, entries, flush, ok } from './queue-harness';
+
+describe('upscale queue: sliding window of three', () => {
+  it('never has more than three requests in flight and starts the next as soon as one ends', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const ids = await h.engine.enqueue(entries(7), PARAMS);
+    await flush();
+    expect(h.pending).toHaveLength(3);
+    expect(h.sent.map((r) => r.fileName)).toEqual(['img-0.png', 'img-1.png', 'img-2.png']);
+
+    // Finishing the second one frees one slot: exactly one more starts (not a whole new batch of 3).
+    h.pending[1]!.resolve(ok());
+    await flush();
+    expect(h.pending).toHaveLength(3);
+    expect(h.sent).toHaveLength(4);
+    expect(h.statusOf(ids[1]!)).toBe('completed');
+
+    while (h.pending.length > 0) {
+      h.pending[0]!.resolve(ok());
+      await flush();
+    }
+    expect(h.sent).toHaveLength(7);
+    expect(h.maxConcurrent).toBe(3);
+    expect(ids.map((id) => h.statusOf(id))).toEqual(Array(7).fill('completed'));
+  });
+
+  it('reports the upload percentage while processing', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    h.pending[0]!.hooks.onProgress(42.4);
+    expect(h.snapshot.items.find((i) => i.id === id)).toMatchObject({ status: 'processing', progress: 42 });
+  });
+
+  it('sends the parameters, the token and an idempotency key per item', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    await h.engine.enqueue(entries(2), { ...PARAMS, tileMode: 2, alpha: 0.7 });
+    await flush();
+    const [a, b] = h.sent;
+    expect(a).toMatchObject({ token: 't1', baseUrl: AUTH.baseUrl, params: { tileMode: 2, cacheMode: 0, alpha: 0.7 } });
+    expect(a!.idempotencyKey).not.toEqual(b!.idempotencyKey);
+  });
+});
+
+describe('upscale queue: cancel', () => {
+  it('cancels a waiting item and an item in flight, as cancelled and never as an error', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const ids = await h.engine.enqueue(entries(5), PARAMS);
+    await flush();
+    await h.engine.cancel(ids[4]!); // waiting
+    await h.engine.cancel(ids[0]!); // in flight
+    await flush();
+    expect(h.statusOf(ids[0]!)).toBe('cancelled');
+    expect(h.statusOf(ids[4]!)).toBe('cancelled');
+    expect(h.snapshot.items.find((i) => i.id === ids[0])?.error).toBeUndefined();
+    // The freed slot went to the next waiting item; the cancelled waiting one is never sent.
+    expect(h.sent.map((r) => r.fileName)).toEqual(['img-0.png', 'img-1.png', 'img-2.png', 'img-3.png']);
+  });
+
+  it('cancel all stops every waiting and running item', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const ids = await h.engine.enqueue(entries(6), PARAMS);
+    await flush();
+    await h.engine.cancelAll();
+    await flush();
+    expect(ids.map((id) => h.statusOf(id))).toEqual(Array(6).fill('cancelled'));
+    expect(h.pending).toHaveLength(0);
+    expect(h.sent).toHaveLength(3);
+  });
+});
+
+describe('upscale queue: retry', () => {
+  it('retries one failed item with a new key, and all failed at once', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const ids = await h.engine.enqueue(entries(3), PARAMS);
+    await flush();
+    for (const p of [...h.pending]) p.resolve({ kind: 'http-error', status: 500, code: 500, message: 'boom' });
+    await flush();
+    expect(ids.map((id) => h.statusOf(id))).toEqual(['failed', 'failed', 'failed']);
+    expect(h.snapshot.items[0]!.error).toMatchObject({ status: 500, message: 'boom' });
+
+    const firstKey = h.sent[0]!.idempotencyKey;
+    await h.engine.retry(ids[0]!);
+    await flush();
+    expect(h.sent).toHaveLength(4);
+    expect(h.sent[3]!.idempotencyKey).not.toBe(firstKey);
+
+    await h.engine.retryAllFailed();
+    await flush();
+    expect(h.sent).toHaveLength(6);
+    for (const p of [...h.pending]) p.resolve(ok());
+    await flush();
+    expect(ids.map((id) => h.statusOf(id))).toEqual(['completed', 'completed', 'completed']);
+  });
+
+  it('retries a cancelled item', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    await h.engine.cancel(id!);
+    await flush();
+    await h.engine.retry(id!);
+    await flush();
+    expect(h.statusOf(id!)).toBe('processing');
+    expect(h.sent).toHaveLength(2);
+  });
+});
+
+describe('upscale queue: persistence and resume', () => {
+  function stored(id: string, seq: number, patch: Partial<QueueItem>): QueueItem {
+    return {
+      id,
+      userKey: 'alice',
+      fileId: `file-${id}`,
+      fileName: `${id}.png`,
+      fileType: 'image/png',
+      fileSize: 3,
+      params: PARAMS,
+      status: 'waiting',
+      progress: 0,
+      idempotencyKey: `key-${id}`,
+      bytesSent: false,
+      attempts: 0,
+      seq,
+      createdAt: seq,
+      updatedAt: seq,
+      ...patch,
+    };
+  }
+
+  it('persists every state change', async () => {
+    const store = createMemoryQueueStore();
+    const h = createHarness(store);
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    expect(store.items.get(id!)?.status).toBe('processing');
+    h.pending[0]!.resolve(ok('a.png'));
+    await flush();
+    expect(store.items.get(id!)).toMatchObject({ status: 'completed', result: { filename: 'a.png' } });
+  });
+
+  it('resumes a reloaded queue: waiting items run, unsent ones are resent, possibly-sent ones are interrupted', async () => {
+    const files = new Map(['a', 'b', 'c', 'd'].map((k) => [`file-${k}`, new Blob([k])]));
+    const store = createMemoryQueueStore(files);
+    await store.putItem(stored('a', 0, { status: 'completed' }));
+    await store.putItem(stored('b', 1, { status: 'processing', bytesSent: true }));
+    await store.putItem(stored('c', 2, { status: 'processing', bytesSent: false }));
+    await store.putItem(stored('d', 3, { status: 'waiting' }));
+    await store.putItem({ ...stored('e', 4, {}), userKey: 'bob' });
+
+    const h = createHarness(store);
+    await h.engine.configure(AUTH);
+    await flush();
+    expect(h.sent.map((r) => r.fileName)).toEqual(['c.png', 'd.png']);
+    expect(h.sent[0]!.idempotencyKey).toBe('key-c');
+    expect(h.statusOf('a')).toBe('completed');
+    expect(h.statusOf('b')).toBe('interrupted');
+    expect(store.items.get('b')?.status).toBe('interrupted');
+    // Another user's item is neither shown nor sent.
+    expect(h.snapshot.items.map((i) => i.id)).not.toContain('e');
+
+    // The user's explicit retry of the interrupted one reuses its key (a server honouring it replays).
+    await h.engine.retry('b');
+    await flush();
+    expect(h.sent[2]).toMatchObject({ fileName: 'b.png', idempotencyKey: 'key-b' });
+  });
+});
+
+describe('upscale queue: no double send and network loss', () => {
+  it('sends every item exactly once in a normal batch', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    await h.engine.enqueue(entries(10), PARAMS);
+    await flush();
+    while (h.pending.length > 0) {
+      h.pending[0]!.resolve(ok());
+      await flush();
+    }
+    const keys = h.sent.map((r) => r.idempotencyKey);
+    expect(new Set(keys).size).toBe(10);
+    expect(keys).toHaveLength(10);
+  });
+
+  it('pauses on network loss and resumes by itself; a request that left the device is not resent', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const ids = await h.engine.enqueue(entries(5), PARAMS);
+    await flush();
+    h.pending[0]!.hooks.onBytesSent();
+    const [p0, p1, p2] = [...h.pending];
+    p0!.resolve({ kind: 'network', reachedServer: true });
+    p1!.resolve({ kind: 'network', reachedServer: false });
+    await flush();
+    expect(h.snapshot.paused).toBe('offline');
+    expect(h.statusOf(ids[0]!)).toBe('interrupted');
+    expect(h.statusOf(ids[1]!)).toBe('waiting');
+    expect(h.sent).toHaveLength(3); // paused: nothing new starts
+
+    p2!.resolve({ kind: 'network', reachedServer: false });
+    h.setProbe(false);
+    await h.fireTimers();
+    expect(h.snapshot.paused).toBe('offline');
+    expect(h.sent).toHaveLength(3);
+
+    h.setProbe(true);
+    await h.fireTimers();
+    expect(h.snapshot.paused).toBeNull();
+    // Items 1..3 go out again (they never reached the server); item 0 waits for the user's word.
+    expect(h.sent.slice(3).map((r) => r.fileName)).toEqual(['img-1.png', 'img-2.png', 'img-3.png']);
+    expect(h.statusOf(ids[0]!)).toBe('interrupted');
+  });
+
+  it('a browser offline event pauses and the online event resumes', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    h.engine.setOnline(false);
+    await h.engine.enqueue(entries(2), PARAMS);
+    await flush();
+    expect(h.sent).toHaveLength(0);
+    h.setProbe(true);
+    h.engine.setOnline(true);
+    await h.fireTimers();
+    expect(h.sent).toHaveLength(2);
+  });
+
+  it('a busy service (503) puts the item back to wait instead of failing it', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    h.pending[0]!.resolve({ kind: 'http-error', status: 503, code: 503, message: 'busy', retryAfterMs: 2000 });
+    await flush();
+    expect(h.statusOf(id!)).toBe('waiting');
+    expect(h.snapshot.paused).toBe('busy');
+    h.setProbe(true);
+    await h.fireTimers();
+    expect(h.sent).toHaveLength(2);
+  });
+
+  it('an expired token pauses the queue until a new token arrives', async () => {
+    const h = createHarness();
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    h.pending[0]!.resolve({ kind: 'http-error', status: 401, code: 401, message: 'unauthorized' });
+    await flush();
+    expect(h.snapshot.paused).toBe('auth');
+    expect(h.statusOf(id!)).toBe('waiting');
+    await h.engine.configure({ ...AUTH, token: 't2' });
+    await flush();
+    expect(h.sent[1]!.token).toBe('t2');
+  });
+});
