@@ -1,0 +1,21 @@
+import { useMutation } from '@tanstack/react-query';
+import { http } from '../../../lib/api';
+
+export interface SendCodePayload {
+  phone: string;
+  international_code: string;
+}
+
+export interface SendCodeReply {
+  expires_in: number;
+  resend_after: number;
+}
+
+/** POST /auth/send-code — the server texts a six-digit code. */
+export function sendCode(payload: SendCodePayload): Promise<SendCodeReply> {
+  return http.post<SendCodeReply>('auth', '/auth/send-code', payload);
+}
+
+export function useSendCode() {
+  return useMutation({ mutationFn: sendCode });
+}

@@ -1,0 +1,30 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import { startThemeSync } from './features/settings/model/theme';
+import { initI18n } from './i18n/i18n';
+import { registerServiceWorker } from './lib/offline/sw-registration';
+import { bindOfflineDataToSession } from './lib/offline/user-scope';
+import { queryClient } from './lib/query/query-client';
+import './lib/session/register-query-cleanup';
+import './app/styles/tokens.css';
+import './app/styles/base.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+
+startThemeSync();
+registerServiceWorker();
+// The first screen's strings are one small chunk; render once they are here so no key flashes.
+// The signed-in user's cached queries are restored first too, so an offline start paints data.
+const offlineData = bindOfflineDataToSession(queryClient).catch((error: unknown) => {
+  // No IndexedDB (private mode, blocked): the app still works online.
+  console.warn('offline data unavailable', error);
+});
+void Promise.all([initI18n(), offlineData]).finally(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { createUser, signInQuickly, storageOf } from './shell-helpers';
+
+test('logout asks first; cancel keeps the session, confirm clears storage and returns to /login', async ({ page, request }) => {
+  const user = await createUser(request, 'ADMIN');
+  await signInQuickly(page, request, user, '/#/settings');
+  await page.evaluate(() => localStorage.setItem('language', 'en-US'));
+  await page.getByTestId('logout').click();
+  const dialog = page.getByRole('dialog', { name: 'Log out?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await storageOf(page)).token).toBeTruthy();
+  const refreshToken = (await storageOf(page)).refreshToken;
+  await page.getByTestId('logout').click();
+  await dialog.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/#\/login$/);
+  await expect(page.getByText('You have been logged out')).toBeVisible();
+  const stored = await storageOf(page);
+  for (const key of ['token', 'refreshToken', 'isLoggedIn', 'username', 'userInfo']) expect(stored[key]).toBeUndefined();
+  expect(stored.language).toBe('en-US');
+  // The server revoked this device's refresh token.
+  const refresh = await request.post('/api/user/refresh/', { data: { refresh_token: refreshToken } });
+  expect(refresh.status()).toBe(401);
+  await page.goto('/#/');
+  await expect(page).toHaveURL(/#\/login$/);
+});
+
+test('an expired session returns to /login with the notice after one refresh attempt', async ({ page, request }) => {
+  const user = await createUser(request, 'GENERAL');
+  await signInQuickly(page, request, user, '/#/settings');
+  await expect(page.getByTestId('settings-profile')).toContainText(user.account);
+  const refreshCalls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/user/refresh/')) refreshCalls.push(r.url());
+  });
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'expired.or.forged');
+    localStorage.setItem('refreshToken', 'revoked-refresh-token');
+  });
+  await page.reload();
+  await expect(page).toHaveURL(/#\/login$/);
+  await expect(page.getByText('Login expired, please log in again')).toBeVisible();
+  expect(refreshCalls).toHaveLength(1);
+  const stored = await storageOf(page);
+  expect(stored.token).toBeUndefined();
+  expect(stored.isLoggedIn).toBeUndefined();
+});
+
+test('a refused access token is refreshed silently and the refresh token rotates', async ({ page, request }) => {
+  const user = await createUser(request, 'GENERAL');
+  await signInQuickly(page, request, user, '/#/settings');
+  const before = await storageOf(page);
+  await page.evaluate(() => localStorage.setItem('token', 'expired.or.forged'));
+  await page.reload();
+  await expect(page.getByTestId('settings-profile')).toContainText(user.account);
+  await expect.poll(async () => (await storageOf(page)).token).not.toBe('expired.or.forged');
+  const after = await storageOf(page);
+  expect(after.refreshToken).not.toBe(before.refreshToken);
+  await expect(page).toHaveURL(/#\/settings$/);
+});

@@ -1,0 +1,114 @@
+import { expect, test } from '@playwright/test';
+import { createUser, lastCodeFor, storageOf, type TestUser } from './shell-helpers';
+
+// Spec §2 "Login screen", §4 login states, §5 rules — against the real companion server.
+let designer: TestUser;
+let general: TestUser;
+
+test.beforeAll(async ({ request }) => {
+  designer = await createUser(request, 'DESIGNER');
+  general = await createUser(request, 'GENERAL');
+});
+
+test('account sign-in: banner, success toast, then / with the session stored', async ({ page }) => {
+  await page.goto('/#/login');
+  await page.getByTestId('login-username').fill(designer.account);
+  await page.getByTestId('login-password').fill(designer.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-success')).toContainText(designer.displayName);
+  await expect(page.getByText('Login successful')).toBeVisible();
+  await expect(page).toHaveURL(/#\/$/);
+  await expect(page.getByTestId('home-greeting')).toContainText(designer.displayName);
+  const stored = await storageOf(page);
+  expect(stored.isLoggedIn).toBe('true');
+  expect(stored.token).toMatch(/^ey/);
+  expect(stored.refreshToken).toBeTruthy();
+  expect(stored.username).toBe(designer.account);
+  expect(JSON.parse(stored.userInfo ?? '{}')).toMatchObject({ account: designer.account, user_level: 'DESIGNER' });
+  // History was replaced: going back does not return to the sign-in screen.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/#\/login/);
+});
+
+test('wrong password shows the server text in the error banner, as text', async ({ page }) => {
+  await page.goto('/#/login');
+  await page.getByTestId('login-username').fill(designer.account);
+  await page.getByTestId('login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-error')).toHaveText('Login failed, check your credentials');
+  await expect(page).toHaveURL(/#\/login$/);
+  expect((await storageOf(page)).token).toBeUndefined();
+});
+
+test('validation: whitespace username, short password, keyed errors cleared on edit', async ({ page }) => {
+  await page.goto('/#/login');
+  await page.getByTestId('login-username').fill('   ');
+  await page.getByTestId('login-password').fill('12345');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('Please enter your username')).toBeVisible();
+  await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+  await page.getByTestId('login-username').fill('someone');
+  await expect(page.getByText('Please enter your username')).toHaveCount(0);
+  await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+  // One visibility toggle serves both password fields.
+  await page.getByTestId('toggle-password').click();
+  await expect(page.getByTestId('login-password')).toHaveAttribute('type', 'text');
+  await page.getByTestId('login-mode').getByRole('radio', { name: 'SmartLink' }).click();
+  await expect(page.getByTestId('smartlink-password')).toHaveAttribute('type', 'text');
+  // SmartLink keeps its own errors.
+  await page.getByTestId('smartlink-submit').click();
+  await expect(page.getByText('Please enter your username')).toBeVisible();
+  await expect(page.getByText('Please enter your password')).toBeVisible();
+});
+
+test('phone sign-in with the texted code; countdown; code capped at six digits', async ({ page }) => {
+  await page.goto('/#/login');
+  await page.getByTestId('login-method').getByRole('radio', { name: 'Phone' }).click();
+  await expect(page.getByTestId('login-country')).toHaveValue('86');
+  await expect(page.getByTestId('login-country').locator('option')).toHaveText([/\+86/, /\+84/, /\+66/, /\+62/]);
+  // A code needs a phone number.
+  await page.getByTestId('send-code').click();
+  await expect(page.getByText('Please enter your phone number')).toBeVisible();
+  await page.getByTestId('login-phone').fill(general.phone);
+  const send = page.getByTestId('send-code');
+  await send.click();
+  await expect(send).toBeDisabled();
+  await expect(send).toHaveText(/^(60|59)s$/);
+  await expect(page.getByText(`Code sent to +86 ${general.phone}`)).toBeVisible();
+  await page.waitForTimeout(1100);
+  await expect(send).toHaveText(/^(59|58|57)s$/);
+  await page.getByTestId('login-code').fill('1234567890');
+  await expect(page.getByTestId('login-code')).toHaveValue('123456');
+  await page.getByTestId('login-code').fill('a1b2');
+  await expect(page.getByTestId('login-code')).toHaveValue('12');
+  await page.getByTestId('login-code').fill('123');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByText('The verification code must be 6 digits')).toBeVisible();
+  await page.getByTestId('login-code').fill(lastCodeFor(general.phone));
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/#\/$/);
+  await expect(page.getByTestId('home-greeting')).toContainText(general.displayName);
+});
+
+test('SmartLink sign-in, and its failure told in a toast', async ({ page }) => {
+  await page.goto('/#/login');
+  await page.getByTestId('login-mode').getByRole('radio', { name: 'SmartLink' }).click();
+  await page.getByTestId('smartlink-username').fill(general.wechat);
+  await page.getByTestId('smartlink-password').fill('not-the-password');
+  await page.getByTestId('smartlink-submit').click();
+  await expect(page.getByText('SmartLink login failed, please check your credentials')).toBeVisible();
+  await page.getByTestId('smartlink-password').fill(general.password);
+  await page.getByTestId('smartlink-submit').click();
+  await expect(page.getByTestId('smartlink-submit')).toBeDisabled();
+  await expect(page).toHaveURL(/#\/$/);
+  expect(JSON.parse((await storageOf(page)).userInfo ?? '{}')).toMatchObject({ user_level: 'GENERAL' });
+});
+
+test('the help panel opens with three illustrated steps, the tip and the admin line', async ({ page }) => {
+  await page.goto('/#/login');
+  const panel = page.getByTestId('help-panel');
+  await panel.getByText('How do I get an account?').click();
+  await expect(panel.locator('ol > li')).toHaveCount(3);
+  await expect(panel.locator('ol svg')).toHaveCount(3);
+  await expect(panel.getByText('Forgot your password? Contact your administrator.')).toBeVisible();
+});
