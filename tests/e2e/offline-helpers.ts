@@ -113,7 +113,16 @@ export async function openSignedIn(page: Page, baseUrl: string, grant: Grant, at
 
 export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+    // `ready` resolves as soon as a worker is active, which may still be "activating".
+    const registration = await navigator.serviceWorker.ready;
+    const worker = registration.active;
+    if (worker && worker.state !== 'activated') {
+      await new Promise<void>((resolve) => {
+        const settle = () => worker.state === 'activated' && resolve();
+        worker.addEventListener('statechange', settle);
+        settle();
+      });
+    }
     if (navigator.serviceWorker.controller) return;
     await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
   });

@@ -28,6 +28,6 @@ test.describe('route guards', () => {
     await expect(page).toHaveURL(/#\/$/);
     await page.goto('/#/image-processing');
     await expect(page).toHaveURL(/#\/image-processing$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Image processing' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Image enhancement' })).toBeVisible();
   });
 });

@@ -41,9 +41,11 @@ export function registerServiceWorker(): void {
   wb.addEventListener('activated', (event) => {
     if (!event.isUpdate) void wb.messageSW({ type: 'CACHE_URLS', payload: { urlsToCache: loadedResources() } });
   });
-  wb.addEventListener('controlling', (event) => {
+  wb.addEventListener('controlling', () => {
     // Only the tab whose user clicked reloads; other tabs keep their state and still offer it.
-    if (event.isUpdate && reloadRequested) window.location.reload();
+    // Not gated on event.isUpdate: that flag is false in a tab whose first visit installed the
+    // worker, and such a tab must still reload into the new version when its user asks.
+    if (reloadRequested) window.location.reload();
   });
   void wb.register().then((registration) => {
     set({ registered: true });
