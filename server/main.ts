@@ -3,9 +3,20 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ensureAdmin } from './modules/users/ensure-admin.js';
+import { ensureModels } from './upscale/model-store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The upscale group runs in this process unless UPSCALE_URL points at another host: make sure
+  // the Real-CUGAN weights are here (fetched once, integrity-checked). Without them the rest of the
+  // workspace still starts; the upscale calls then say the models are missing.
+  if (config.publicApi.upscale.startsWith('/')) {
+    await ensureModels(config.upscale.modelsDir, (msg) => process.stdout.write(`  ${msg}\n`)).catch((error: unknown) => {
+      process.stderr.write(
+        `  Real-CUGAN models unavailable (${error instanceof Error ? error.message : String(error)}); upscaling is off until \`npm run models:fetch\` succeeds.\n`,
+      );
+    });
+  }
   const app = await buildApp(config);
   const seed = await ensureAdmin(config, app.services);
   const address = await app.listen({ port: config.port, host: config.host });

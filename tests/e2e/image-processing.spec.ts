@@ -63,6 +63,9 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   await addImages(page, pngFiles(7));
   await page.getByTestId('start-upscale').click();
 
+  // The window fills: three requests open at the server, never a fourth.
+  await expect.poll(() => proxy.active).toBe(3);
+
   // Cancel the first image while its request is open.
   const first = cards(page).filter({ hasText: 'fabric-01.png' });
   await expect(first).toHaveAttribute('data-status', 'processing');
@@ -70,6 +73,12 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   await expect(first).toHaveAttribute('data-status', 'cancelled');
   await expect(first.getByTestId('item-status')).toHaveText('Cancelled');
   await expect(first.getByTestId('item-error')).toHaveCount(0);
+  expect(proxy.maxConcurrent).toBeLessThanOrEqual(4);
+  // The browser frees the slot as it aborts, but the aborted socket's close can reach the server a
+  // moment after the next request arrives; once it has, count again from the settled state.
+  await expect.poll(() => proxy.active).toBeLessThanOrEqual(3);
+  const keysBeforeCancel = [...proxy.keys];
+  proxy.resetCounters();
 
   // Away to home: the shell's indicator keeps counting; back again, the batch is still there.
   await page.goto(`${proxy.url}/#/`);
@@ -78,10 +87,11 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   await expect(cards(page, 'completed')).toHaveCount(6, { timeout: 60_000 });
   await expect(cards(page, 'cancelled')).toHaveCount(1);
 
-  expect(proxy.maxConcurrent).toBe(3);
+  expect(proxy.maxConcurrent).toBeLessThanOrEqual(3);
   // Every image was sent once: seven distinct keys at most (the cancelled one may not have left).
-  expect(new Set(proxy.keys).size).toBe(proxy.keys.length);
-  expect(proxy.keys.length).toBeLessThanOrEqual(7);
+  const keys = [...keysBeforeCancel, ...proxy.keys];
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(keys.length).toBeLessThanOrEqual(7);
 
   const meta = cards(page, 'completed').first().getByTestId('item-meta');
   await expect(meta).toContainText('up2x-conservative');

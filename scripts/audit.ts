@@ -1,0 +1,129 @@
+// `npm run audit`: Lighthouse (the npm package) driving Debian's Chromium against a production build
+// served by the companion server, on the sign-in page and on a signed-in page. Prints performance,
+// accessibility and best-practices scores with the main timings, and installability as Chromium
+// itself judges it (Lighthouse 12 dropped its PWA category, so we ask the browser directly).
+// Type-checked with the tests (tsconfig.test.json): it runs code in the page, so it needs DOM types.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config.js';
+import { E2E_ADMIN, startServer } from '../tests/e2e/server-process.js';
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+const TIMINGS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'interactive'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForDevtools(port: number): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('Chromium did not open its DevTools port within 20 s');
+}
+
+const buildDir = mkdtempSync(path.join(tmpdir(), 'loom-audit-build-'));
+const profileDir = mkdtempSync(path.join(tmpdir(), 'loom-audit-profile-'));
+execFileSync('npx', ['vite', 'build', '--outDir', buildDir, '--emptyOutDir', '--logLevel', 'error'], { stdio: 'inherit' });
+const server = await startServer(await freePort(), { STATIC_DIR: buildDir });
+const debugPort = await freePort();
+const browserProcess = spawn(
+  process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  [...chromiumArgs, `--remote-debugging-port=${debugPort}`, `--user-data-dir=${profileDir}`, 'about:blank'],
+  { stdio: 'ignore' },
+);
+
+try {
+  await waitForDevtools(debugPort);
+  // Playwright over the same DevTools port: puts the session in place and asks about installability.
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`);
+  const context = browser.contexts()[0]!;
+  const page = await context.newPage();
+  const grant = (await (
+    await fetch(`${server.url}/api/auth/login-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(E2E_ADMIN),
+    })
+  ).json()) as { data: { token: string; refresh_token: string; user: { account: string } } };
+
+  await page.goto(`${server.url}/#/login`);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const cdp = await context.newCDPSession(page);
+  const installability = (await cdp.send('Page.getInstallabilityErrors')) as {
+    installabilityErrors: { errorId: string }[];
+  };
+  const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: { message: string }[] };
+  await page.evaluate((g) => {
+    localStorage.setItem('token', g.token);
+    localStorage.setItem('refreshToken', g.refresh_token);
+    localStorage.setItem('isLoggedIn', 'true');
+    localStorage.setItem('username', g.user.account);
+    localStorage.setItem('userInfo', JSON.stringify(g.user));
+    localStorage.setItem('language', 'en-US');
+  }, grant.data);
+  await page.close();
+
+  const pages = [
+    { name: 'sign-in page', url: `${server.url}/#/login`, keepStorage: false },
+    { name: 'signed-in home', url: `${server.url}/#/`, keepStorage: true },
+    { name: 'signed-in prompts', url: `${server.url}/#/prompt-management`, keepStorage: true },
+  ];
+  const rows: string[] = [];
+  for (const target of pages) {
+    const result = await lighthouse(target.url, {
+      port: debugPort,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      // The signed-in pages need the session that sits in localStorage.
+      disableStorageReset: target.keepStorage,
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${target.url}`);
+    const { lhr } = result;
+    const scores = CATEGORIES.map((c) => `${c} ${Math.round((lhr.categories[c]?.score ?? 0) * 100)}`).join(', ');
+    const timings = TIMINGS.map((id) => `${id.replace(/-/g, ' ')} ${lhr.audits[id]?.displayValue ?? 'n/a'}`).join(', ');
+    const landed = lhr.finalDisplayedUrl.replace(server.url, '');
+    rows.push(`${target.name} (${landed}): ${scores}\n    ${timings}`);
+    for (const c of CATEGORIES) {
+      const failing = lhr.categories[c]?.auditRefs
+        .map((ref) => lhr.audits[ref.id])
+        .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual');
+      if (failing?.length) rows.push(`    ${c} below 90: ${failing.map((a) => a!.id).join(', ')}`);
+    }
+  }
+  await browser.close();
+
+  process.stdout.write('\nLighthouse (mobile emulation, simulated throttling)\n');
+  for (const row of rows) process.stdout.write(`  ${row}\n`);
+  const errors = installability.installabilityErrors.map((e) => e.errorId);
+  process.stdout.write(
+    `\nInstallability (Chromium): ${errors.length === 0 ? 'installable' : `not installable: ${errors.join(', ')}`}; manifest ${manifest.url.replace(server.url, '')}${
+      manifest.errors.length ? ` with errors: ${manifest.errors.map((e) => e.message).join('; ')}` : ' without errors'
+    }\n`,
+  );
+} finally {
+  browserProcess.kill('SIGTERM');
+  await server.stop();
+  rmSync(buildDir, { recursive: true, force: true });
+  rmSync(profileDir, { recursive: true, force: true });
+}
