@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { PRECACHE_IGNORES } from './src/sw/routes';
 import { webManifest } from './src/sw/web-manifest';
 import pkg from './package.json' with { type: 'json' };
+import { precompress } from './scripts/vite-precompress';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -29,6 +30,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
   // LOOM_BUILD_ID names a build (CI sets the commit); the service worker reports it (GET_VERSION).
   define: { __APP_VERSION__: JSON.stringify(pkg.version), __APP_BUILD__: JSON.stringify(process.env.LOOM_BUILD_ID ?? pkg.version) },

@@ -73,15 +73,22 @@ try {
     installabilityErrors: { errorId: string }[];
   };
   const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: { message: string }[] };
-  await page.evaluate((g) => {
-    localStorage.setItem('token', g.token);
-    localStorage.setItem('refreshToken', g.refresh_token);
-    localStorage.setItem('isLoggedIn', 'true');
-    localStorage.setItem('username', g.user.account);
-    localStorage.setItem('userInfo', JSON.stringify(g.user));
-    localStorage.setItem('language', 'en-US');
-  }, grant.data);
   await page.close();
+
+  /** Puts the session where the PWA keeps it (spec §3), before the signed-in pages are audited. */
+  const signIn = async () => {
+    const tab = await context.newPage();
+    await tab.goto(`${server.url}/#/login`);
+    await tab.evaluate((g) => {
+      localStorage.setItem('token', g.token);
+      localStorage.setItem('refreshToken', g.refresh_token);
+      localStorage.setItem('isLoggedIn', 'true');
+      localStorage.setItem('username', g.user.account);
+      localStorage.setItem('userInfo', JSON.stringify(g.user));
+      localStorage.setItem('language', 'en-US');
+    }, grant.data);
+    await tab.close();
+  };
 
   const pages = [
     { name: 'sign-in page', url: `${server.url}/#/login`, keepStorage: false },
@@ -90,6 +97,7 @@ try {
   ];
   const rows: string[] = [];
   for (const target of pages) {
+    if (target.keepStorage) await signIn();
     const result = await lighthouse(target.url, {
       port: debugPort,
       output: 'json',
@@ -100,6 +108,7 @@ try {
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${target.url}`);
     const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${target.url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const scores = CATEGORIES.map((c) => `${c} ${Math.round((lhr.categories[c]?.score ?? 0) * 100)}`).join(', ');
     const timings = TIMINGS.map((id) => `${id.replace(/-/g, ' ')} ${lhr.audits[id]?.displayValue ?? 'n/a'}`).join(', ');
     const landed = lhr.finalDisplayedUrl.replace(server.url, '');
@@ -109,6 +118,15 @@ try {
         .map((ref) => lhr.audits[ref.id])
         .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual');
       if (failing?.length) rows.push(`    ${c} below 90: ${failing.map((a) => a!.id).join(', ')}`);
+      if (c === 'accessibility') {
+        // Name the elements, so a failing check can be fixed without opening the full report.
+        for (const audit of failing ?? []) {
+          const items = (audit!.details as { items?: { node?: { snippet?: string; explanation?: string } }[] } | undefined)?.items ?? [];
+          for (const item of items.slice(0, 5)) {
+            if (item.node?.snippet) rows.push(`      ${audit!.id}: ${item.node.snippet.slice(0, 140)} — ${(item.node.explanation ?? '').split('\n')[1]?.trim() ?? ''}`);
+          }
+        }
+      }
     }
   }
   await browser.close();

@@ -126,6 +126,8 @@ async function servePwa(app: FastifyInstance, staticDir: string): Promise<void> 
   await app.register(fastifyStatic, {
     root: staticDir,
     index: ['index.html'],
+    // The build writes .br and .gz beside each text asset (scripts/vite-precompress.ts).
+    preCompressed: true,
     setHeaders(reply, filePath) {
       // Hashed build assets never change; the shell, the worker and the manifest must revalidate.
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

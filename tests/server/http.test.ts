@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../../server/config.js';
@@ -81,6 +85,42 @@ describe('HTTP envelope and hardening', () => {
     } finally {
       await t.app.db.kysely.schema.alterTable('users_gone').renameTo('users').execute();
     }
+  });
+});
+
+describe('serving the built PWA', () => {
+  let t: TestApp;
+  const script = `console.log(${JSON.stringify('loom '.repeat(400))});`;
+  beforeAll(async () => {
+    // A build as vite-precompress leaves it: each text asset beside its .br and .gz.
+    const dist = mkdtempSync(path.join(tmpdir(), 'loom-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Loom Studio</title>');
+    const asset = path.join(dist, 'assets', 'index-abc123.js');
+    writeFileSync(asset, script);
+    writeFileSync(`${asset}.br`, brotliCompressSync(script));
+    writeFileSync(`${asset}.gz`, gzipSync(script));
+    t = await createTestApp('sqlite', { STATIC_DIR: dist });
+  });
+  afterAll(() => t?.close());
+
+  it('sends the precompressed file the browser accepts, and the plain one otherwise', async () => {
+    const br = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.rawPayload.length).toBeLessThan(script.length / 10);
+
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+
+    const index = await t.app.inject({ method: 'GET', url: '/' });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect(index.body).toContain('Loom Studio');
   });
 });
 
