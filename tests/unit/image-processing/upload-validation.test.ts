@@ -42,6 +42,7 @@ describe('upload validation (spec §5)', () => {
       list: async () => stored,
       put: async (f) => void stored.push(f),
       patch: async () => {},
+      patchMany: async () => {},
       remove: async () => {},
     };
     let n = 0;

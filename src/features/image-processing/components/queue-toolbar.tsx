@@ -26,7 +26,7 @@ export function QueueToolbar({ counts, paused, actions }: Props) {
           {counts.interrupted > 0 && <span className="ip-text-warn">{t('imageProcessing.queue.interrupted', { count: counts.interrupted })}</span>}
         </span>
         <div className="ip-progress" aria-hidden="true">
-          <div className="ip-progress__bar" style={{ width: `${percent}%` }} />
+          <div className="ip-progress__bar" style={{ transform: `scaleX(${percent / 100})` }} />
         </div>
       </div>
       <div className="ip-toolbar__actions">

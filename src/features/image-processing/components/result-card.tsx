@@ -7,7 +7,6 @@ import type { QueueItem } from '../../../workers/upscale-queue/protocol';
 import { fetchResultBlob } from '../api/fetch-result-blob';
 import { useObjectUrl } from '../hooks/use-object-url';
 import type { QueueActions } from '../hooks/use-upscale-queue';
-import type { StoredFile } from '../model/file-store';
 import { formatBytes, formatSeconds } from '../model/format';
 import { failureText, statusKey } from '../model/item-status';
 import { resultFileName } from '../model/result-file-name';
@@ -15,7 +14,8 @@ import { saveBlob } from '../model/save-blob';
 
 interface Props {
   item: QueueItem;
-  file: StoredFile | undefined;
+  /** The source's thumbnail; only this of the stored file, so marking files queued re-renders no card. */
+  thumb: Blob | undefined;
   actions: QueueActions;
   /** Opens the before/after comparison or the viewer for a finished item. */
   onOpen?(item: QueueItem, mode: 'compare' | 'view'): void;
@@ -27,15 +27,15 @@ function sameCard(a: Props, b: Props): boolean {
     a.item.id === b.item.id &&
     a.item.updatedAt === b.item.updatedAt &&
     a.item.progress === b.item.progress &&
-    a.file === b.file &&
+    a.thumb === b.thumb &&
     a.actions === b.actions &&
     a.onOpen === b.onOpen
   );
 }
 
-export const ResultCard = memo(function ResultCard({ item, file, actions, onOpen }: Props) {
+export const ResultCard = memo(function ResultCard({ item, thumb: thumbBlob, actions, onOpen }: Props) {
   const { t } = useTranslation();
-  const thumb = useObjectUrl(file?.thumb);
+  const thumb = useObjectUrl(thumbBlob);
   const [downloading, setDownloading] = useState(false);
   const failure = failureText(item);
   const r = item.result;
@@ -69,7 +69,7 @@ export const ResultCard = memo(function ResultCard({ item, file, actions, onOpen
         )}
         {item.status === 'processing' && (
           <div className="ip-card__progress" role="progressbar" aria-valuenow={item.progress} aria-valuemin={0} aria-valuemax={100}>
-            <div style={{ width: `${item.progress}%` }} />
+            <div style={{ transform: `scaleX(${item.progress / 100})` }} />
           </div>
         )}
       </div>

@@ -6,6 +6,7 @@ import { currentUserKey } from '../../../lib/offline/user-key';
 import { useSession } from '../../../lib/session/use-session';
 import { getQueueSnapshot, resumeUpscaleQueueIfNeeded } from '../../../lib/workers/upscale-queue-bridge';
 import type { QueueItem } from '../../../workers/upscale-queue/protocol';
+import { useProgressiveCount } from '../hooks/use-progressive-count';
 import { useSourceFiles } from '../hooks/use-source-files';
 import { useUpscaleModels } from '../hooks/use-upscale-models';
 import { queueActions, useUpscaleQueue, type QueueActions } from '../hooks/use-upscale-queue';
@@ -51,6 +52,7 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
   const completed = useMemo(() => snapshot.items.filter((i) => i.status === 'completed'), [snapshot.items]);
   // The grid renders at low priority in slices, so a 40-image batch never blocks input.
   const gridItems = useDeferredValue(snapshot.items);
+  const mounted = useProgressiveCount(gridItems.length);
 
   // Queue items are the only users of a queued file: when they go, the file goes too.
   const { removeOrphans } = sources;
@@ -132,8 +134,8 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
           <p className="ip-empty">{t('imageProcessing.queue.empty')}</p>
         ) : (
           <ul className="ip-grid" data-testid="result-grid">
-            {gridItems.map((item) => (
-              <ResultCard key={item.id} item={item} file={fileById.get(item.fileId)} actions={actions} onOpen={onOpen} />
+            {gridItems.slice(0, mounted).map((item) => (
+              <ResultCard key={item.id} item={item} thumb={fileById.get(item.fileId)?.thumb} actions={actions} onOpen={onOpen} />
             ))}
           </ul>
         )}

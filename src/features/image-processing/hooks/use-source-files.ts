@@ -72,7 +72,7 @@ export function useSourceFiles(owner: string | null): SourceFiles {
   }, []);
 
   const markQueued = useCallback(async (ids: readonly string[]) => {
-    await Promise.all(ids.map((id) => idbFileStore.patch(id, { queued: true })));
+    await idbFileStore.patchMany(ids, { queued: true });
     setFiles((prev) => prev.map((f) => (ids.includes(f.id) ? { ...f, queued: true } : f)));
   }, []);
 

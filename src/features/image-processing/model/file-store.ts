@@ -8,6 +8,8 @@ export interface FileStore {
   list(owner: string): Promise<StoredFile[]>;
   put(file: StoredFile): Promise<void>;
   patch(id: string, patch: Partial<StoredFile>): Promise<void>;
+  /** The same change to many files in one transaction (one commit, not one per file). */
+  patchMany(ids: readonly string[], patch: Partial<StoredFile>): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
 }
 
@@ -28,6 +30,17 @@ export const idbFileStore: FileStore = {
     const tx = db.transaction(FILES, 'readwrite');
     const current = await tx.store.get(id);
     if (current) await tx.store.put({ ...current, ...patch });
+    await tx.done;
+  },
+  async patchMany(ids, patch) {
+    const db = await openUpscaleDb();
+    const tx = db.transaction(FILES, 'readwrite');
+    await Promise.all(
+      ids.map(async (id) => {
+        const current = await tx.store.get(id);
+        if (current) await tx.store.put({ ...current, ...patch });
+      }),
+    );
     await tx.done;
   },
   async remove(ids) {
