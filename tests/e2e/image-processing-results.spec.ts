@@ -105,9 +105,22 @@ test('the batch ZIP holds every result under its original name, model and scale,
     'fabric-23_up2x-conservative.png',
     'manifest.csv',
   ]);
+  const sources = new Map(pngFiles(3, 40, 20).map((f) => [f.name.replace('.png', ''), f.buffer]));
   for (const name of names.filter((n) => n.endsWith('.png'))) {
     const meta = await sharp(Buffer.from(entries[name]!)).metadata();
     expect({ name, width: meta.width, height: meta.height }).toEqual({ name, width: 80, height: 80 });
+    // Each entry is its own source upscaled, not another image's result: scaled back down, it
+    // matches its source far better than any other source.
+    const down = await sharp(Buffer.from(entries[name]!)).removeAlpha().resize(40, 40, { kernel: 'cubic' }).raw().toBuffer();
+    const distance = async (source: Buffer) => {
+      const raw = await sharp(source).removeAlpha().raw().toBuffer();
+      let sum = 0;
+      for (let i = 0; i < raw.length; i++) sum += Math.abs(raw[i]! - down[i]!);
+      return sum / raw.length;
+    };
+    const own = await distance(sources.get(name.split('_')[0]!)!);
+    for (const [stem, other] of sources) if (!name.startsWith(`${stem}_`)) expect(own).toBeLessThan(await distance(other));
+    expect(own).toBeLessThan(12);
   }
   const manifest = strFromU8(entries['manifest.csv']!).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
   expect(manifest).toHaveLength(4);
