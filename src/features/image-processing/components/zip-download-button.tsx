@@ -33,7 +33,12 @@ export function ZipDownloadButton({ items }: { items: readonly QueueItem[] }) {
       }
       const zip = await buildZipInWorker(entries, {
         signal: abort.signal,
-        onProgress: (p) => setPercent(p.totalBytes ? Math.round((p.processedBytes / p.totalBytes) * 100) : 0),
+        // Progress comes over its own message port and can land after the build has settled;
+        // only the build still running may move the bar, or a late report would bring it back.
+        onProgress: (p) => {
+          if (controller.current === abort)
+            setPercent(p.totalBytes ? Math.round((p.processedBytes / p.totalBytes) * 100) : 0);
+        },
       });
       saveBlob(zip, `loom-upscaled-${new Date().toISOString().slice(0, 10)}.zip`);
     } catch (error) {
@@ -48,14 +53,24 @@ export function ZipDownloadButton({ items }: { items: readonly QueueItem[] }) {
     return (
       <div className="ip-zip" role="status" data-testid="zip-progress">
         <span>{t('imageProcessing.zip.building', { percent })}</span>
-        <button type="button" className="ip-button" onClick={() => controller.current?.abort()} data-testid="zip-cancel">
+        <button
+          type="button"
+          className="ip-button"
+          onClick={() => controller.current?.abort()}
+          data-testid="zip-cancel"
+        >
           {t('imageProcessing.actions.cancel')}
         </button>
       </div>
     );
   }
   return (
-    <button type="button" className="ip-button ip-button--primary" onClick={() => void start()} data-testid="zip-download">
+    <button
+      type="button"
+      className="ip-button ip-button--primary"
+      onClick={() => void start()}
+      data-testid="zip-download"
+    >
       {t('imageProcessing.zip.download', { count: items.length })}
     </button>
   );
