@@ -2,6 +2,7 @@
 // itself runs in the queue worker, so leaving this page does not stop it.
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from 'sonner';
 import { currentUserKey } from '../../../lib/offline/user-key';
 import { useSession } from '../../../lib/session/use-session';
 import { getQueueSnapshot, resumeUpscaleQueueIfNeeded } from '../../../lib/workers/upscale-queue-bridge';
@@ -10,7 +11,10 @@ import { useProgressiveCount } from '../hooks/use-progressive-count';
 import { useSourceFiles } from '../hooks/use-source-files';
 import { useUpscaleModels } from '../hooks/use-upscale-models';
 import { queueActions, useUpscaleQueue, type QueueActions } from '../hooks/use-upscale-queue';
+import type { SourceFile } from '../model/file-store';
 import { defaultModel } from '../model/model-catalog';
+import { suggestFromNoise } from '../model/noise-suggestion';
+import { loadQueuedFileIds, splitByQueued } from '../model/queued-file-ids';
 import { readSettings, writeSettings, type UpscaleSettings } from '../model/upscale-settings';
 import { AdvancedOptions } from './advanced-options';
 import { ModelPicker } from './model-picker';
@@ -19,6 +23,7 @@ import { QueueToolbar } from './queue-toolbar';
 import { RejectedList } from './rejected-list';
 import { ResultCard } from './result-card';
 import { UploadZone } from './upload-zone';
+import { VariantPreviewDialog } from './variant-preview-dialog';
 import './upscale-workspace.css';
 
 export interface WorkspaceSlots {
@@ -36,6 +41,7 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
   const { snapshot, counts } = useUpscaleQueue();
   const [settings, setSettings] = useState<UpscaleSettings>(readSettings);
   const [starting, setStarting] = useState(false);
+  const [previewing, setPreviewing] = useState<SourceFile | null>(null);
   const resultsRef = useRef<HTMLElement>(null);
 
   const patchSettings = useCallback((patch: Partial<UpscaleSettings>) => {
@@ -48,6 +54,8 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
 
   const model = catalog.models.find((m) => m.name === settings.modelName) ?? defaultModel(catalog.models);
   const pending = useMemo(() => sources.files.filter((f) => !f.queued), [sources.files]);
+  const pendingRef = useRef(pending);
+  pendingRef.current = pending;
   const fileById = useMemo(() => new Map(sources.files.map((f) => [f.id, f])), [sources.files]);
   const completed = useMemo(() => snapshot.items.filter((i) => i.status === 'completed'), [snapshot.items]);
   // The grid renders at low priority in slices, so a 40-image batch never blocks input.
@@ -74,14 +82,25 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
   }, [removeOrphans]);
 
   const start = async () => {
-    if (!model || pending.length === 0) return;
+    if (!model || pending.length === 0 || !owner) return;
     setStarting(true);
     try {
       const batch = [...pending];
-      await queueActions.enqueue(
-        batch.map((f) => ({ fileId: f.id, name: f.name, type: f.type, size: f.size, blob: f.blob })),
-        { modelName: model.name, scale: model.scale, tileMode: settings.tileMode, cacheMode: settings.cacheMode, alpha: settings.alpha },
-      );
+      // A file that already has a queue item (a crash came between enqueue and markQueued) is
+      // only marked, never sent again.
+      const { fresh } = splitByQueued(batch, await loadQueuedFileIds(owner));
+      if (fresh.length > 0) {
+        await queueActions.enqueue(
+          fresh.map((f) => ({ fileId: f.id, name: f.name, type: f.type, size: f.size, blob: f.blob })),
+          {
+            modelName: model.name,
+            scale: model.scale,
+            tileMode: settings.tileMode,
+            cacheMode: settings.cacheMode,
+            alpha: settings.alpha,
+          },
+        );
+      }
       await sources.markQueued(batch.map((f) => f.id));
       // On a tablet the batch is below the fold: bring it into view.
       resultsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -89,6 +108,38 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
       setStarting(false);
     }
   };
+
+  // After such a crash the files would show as pending: put them where they belong at load.
+  const { loaded, markQueued, remove } = sources;
+  useEffect(() => {
+    if (!owner || !loaded) return;
+    let live = true;
+    void loadQueuedFileIds(owner)
+      .then((queued) => {
+        const stale = pendingRef.current.filter((f) => queued.has(f.id)).map((f) => f.id);
+        if (live && stale.length > 0) return markQueued(stale);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [owner, loaded, markQueued]);
+
+  const removeFiles = useCallback((ids: string[]) => void remove(ids), [remove]);
+  const chooseModel = useCallback((modelName: string) => patchSettings({ modelName }), [patchSettings]);
+  const applyVariant = useCallback(
+    (modelName: string) => {
+      patchSettings({ modelName });
+      setPreviewing(null);
+      const chosen = catalog.models.find((m) => m.name === modelName);
+      toast.success(t('imageProcessing.variants.applied', { model: chosen?.displayName ?? modelName }));
+    },
+    [patchSettings, catalog.models, t],
+  );
+  const previewSuggestion =
+    previewing?.noise && model
+      ? suggestFromNoise(previewing.noise, model.scale, catalog.models)?.modelName
+      : undefined;
 
   // A reload with unfinished work: the queue worker picks the batch up again.
   useEffect(() => {
@@ -106,10 +157,21 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
         <div className="ip-setup__sources">
           <UploadZone onFiles={(files) => void sources.add(files)} disabled={!owner} />
           <RejectedList rejected={sources.rejected} onDismiss={sources.dismissRejected} />
-          <PendingFiles files={pending} onRemove={(ids) => void sources.remove(ids)} />
+          <PendingFiles
+            files={pending}
+            models={catalog.models}
+            selected={model}
+            onRemove={removeFiles}
+            onUseModel={chooseModel}
+            onPreview={setPreviewing}
+          />
         </div>
         <div className="ip-setup__options">
-          <ModelPicker catalog={catalog} selected={model} onSelect={(m) => patchSettings({ modelName: m.name })} />
+          <ModelPicker
+            catalog={catalog}
+            selected={model}
+            onSelect={(m) => patchSettings({ modelName: m.name })}
+          />
           <AdvancedOptions settings={settings} onChange={patchSettings} />
           <button
             type="button"
@@ -135,11 +197,26 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
         ) : (
           <ul className="ip-grid" data-testid="result-grid">
             {gridItems.slice(0, mounted).map((item) => (
-              <ResultCard key={item.id} item={item} thumb={fileById.get(item.fileId)?.thumb} actions={actions} onOpen={onOpen} />
+              <ResultCard
+                key={item.id}
+                item={item}
+                thumb={fileById.get(item.fileId)?.thumb}
+                actions={actions}
+                onOpen={onOpen}
+              />
             ))}
           </ul>
         )}
       </section>
+
+      <VariantPreviewDialog
+        file={previewing}
+        scale={model?.scale ?? 2}
+        models={catalog.models}
+        suggestedModel={previewSuggestion}
+        onApply={applyVariant}
+        onClose={() => setPreviewing(null)}
+      />
     </div>
   );
 }

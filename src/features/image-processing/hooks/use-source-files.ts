@@ -1,12 +1,12 @@
 // The user's source images: loaded from IndexedDB for the signed-in user, added by drop, picker,
-// paste or camera, thumbnailed in a worker one by one after they are stored.
+// paste or camera, thumbnailed and noise-estimated in a worker one by one after they are stored.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { makeThumbnail } from '../../../lib/workers/thumbnail-bridge';
 import { addFiles, type Rejected } from '../model/add-files';
-import { idbFileStore, type StoredFile } from '../model/file-store';
+import { idbFileStore, type SourceFile } from '../model/file-store';
 
 export interface SourceFiles {
-  files: StoredFile[];
+  files: SourceFile[];
   loaded: boolean;
   rejected: Rejected[];
   add(files: readonly File[]): Promise<void>;
@@ -18,19 +18,20 @@ export interface SourceFiles {
 }
 
 export function useSourceFiles(owner: string | null): SourceFiles {
-  const [files, setFiles] = useState<StoredFile[]>([]);
+  const [files, setFiles] = useState<SourceFile[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [rejected, setRejected] = useState<Rejected[]>([]);
   const ownerRef = useRef(owner);
   ownerRef.current = owner;
 
-  const thumbnail = useCallback(async (list: StoredFile[]) => {
+  const thumbnail = useCallback(async (list: SourceFile[]) => {
     for (const file of list) {
-      if (file.thumb) continue;
+      // Pending files kept from before the noise estimate existed get one (and a fresh thumbnail).
+      if (file.thumb && (file.noise || file.queued)) continue;
       try {
-        const { thumb, width, height } = await makeThumbnail(file.blob);
-        await idbFileStore.patch(file.id, { thumb, width, height });
-        setFiles((prev) => prev.map((f) => (f.id === file.id ? { ...f, thumb, width, height } : f)));
+        const { thumb, width, height, noise } = await makeThumbnail(file.blob);
+        await idbFileStore.patch(file.id, { thumb, width, height, noise });
+        setFiles((prev) => prev.map((f) => (f.id === file.id ? { ...f, thumb, width, height, noise } : f)));
       } catch {
         // Undecodable despite the right magic bytes: the card shows the name instead.
       }
@@ -84,5 +85,14 @@ export function useSourceFiles(owner: string | null): SourceFiles {
     [files, remove],
   );
 
-  return { files, loaded, rejected, add, remove, dismissRejected: () => setRejected([]), markQueued, removeOrphans };
+  return {
+    files,
+    loaded,
+    rejected,
+    add,
+    remove,
+    dismissRejected: () => setRejected([]),
+    markQueued,
+    removeOrphans,
+  };
 }

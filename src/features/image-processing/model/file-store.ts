@@ -1,15 +1,21 @@
 // The source images a user added, kept in IndexedDB so a reload keeps them. Name and type are
-// stored next to the Blob because a stored File may come back as a plain Blob.
+// stored next to the Blob because a stored File may come back as a plain Blob. The page also keeps
+// the noise estimate on the record (the queue worker never reads it), so a reload keeps it.
 import { FILES, RESULTS, openUpscaleDb, type StoredFile } from '../../../workers/upscale-queue/upscale-db';
+import { readStoredNoise, type StoredNoise } from './stored-noise';
 
 export type { StoredFile };
 
+export interface SourceFile extends StoredFile {
+  noise?: StoredNoise;
+}
+
 export interface FileStore {
-  list(owner: string): Promise<StoredFile[]>;
-  put(file: StoredFile): Promise<void>;
-  patch(id: string, patch: Partial<StoredFile>): Promise<void>;
+  list(owner: string): Promise<SourceFile[]>;
+  put(file: SourceFile): Promise<void>;
+  patch(id: string, patch: Partial<SourceFile>): Promise<void>;
   /** The same change to many files in one transaction (one commit, not one per file). */
-  patchMany(ids: readonly string[], patch: Partial<StoredFile>): Promise<void>;
+  patchMany(ids: readonly string[], patch: Partial<SourceFile>): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
 }
 
@@ -18,7 +24,10 @@ export const idbFileStore: FileStore = {
     const db = await openUpscaleDb();
     const files = await db.getAllFromIndex(FILES, 'byUser', owner);
     return files
-      .map((f) => ({ ...f, blob: new Blob([f.blob], { type: f.type }) }))
+      .map((f): SourceFile => {
+        const { noise, ...file } = f as StoredFile & { noise?: unknown };
+        return { ...file, blob: new Blob([file.blob], { type: file.type }), noise: readStoredNoise(noise) };
+      })
       .sort((a, b) => a.addedAt - b.addedAt);
   },
   async put(file) {
