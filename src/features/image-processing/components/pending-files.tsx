@@ -99,33 +99,33 @@ const PendingRow = memo(function PendingRow({
         ) : (
           !file.thumb && <span className="ip-pending__reason">{t('imageProcessing.noise.analysing')}</span>
         )}
-        <div className="ip-pending__actions">
-          {suggestion &&
-            (inUse ? (
-              <span className="ip-pending__in-use" data-testid="noise-in-use">
-                ✓ {t('imageProcessing.noise.inUse')}
-              </span>
-            ) : (
-              <button
-                type="button"
-                className="ip-button ip-button--small"
-                onClick={() => onUseModel(suggestion.modelName)}
-                data-testid="use-suggested"
-              >
-                {t('imageProcessing.noise.use')}
-              </button>
-            ))}
-          <button
-            type="button"
-            className="ip-button ip-button--small"
-            onClick={() => onPreview(file)}
-            disabled={!selected}
-            aria-label={t('imageProcessing.variants.openNamed', { name: file.name })}
-            data-testid="preview-variants"
-          >
-            {t('imageProcessing.variants.open')}
-          </button>
-        </div>
+      </div>
+      <div className="ip-pending__actions">
+        {suggestion &&
+          (inUse ? (
+            <span className="ip-pending__in-use" data-testid="noise-in-use">
+              ✓ {t('imageProcessing.noise.inUse')}
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="ip-button ip-button--small"
+              onClick={() => onUseModel(suggestion.modelName)}
+              data-testid="use-suggested"
+            >
+              {t('imageProcessing.noise.use')}
+            </button>
+          ))}
+        <button
+          type="button"
+          className="ip-button ip-button--small"
+          onClick={() => onPreview(file)}
+          disabled={!selected}
+          aria-label={t('imageProcessing.variants.openNamed', { name: file.name })}
+          data-testid="preview-variants"
+        >
+          {t('imageProcessing.variants.open')}
+        </button>
       </div>
       <button
         type="button"

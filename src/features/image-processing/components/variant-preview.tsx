@@ -151,7 +151,7 @@ export function VariantPreview({
     <section className="variant-preview" aria-label={t('imageProcessing.variants.title')}>
       <header className="variant-preview__head">
         <h3>{t('imageProcessing.variants.title')}</h3>
-        <p>{t('imageProcessing.variants.help', { size: cropSize, scale })}</p>
+        <p>{t('imageProcessing.variants.help', { size: crop?.size ?? cropSize, scale })}</p>
       </header>
 
       <div className="variant-preview__pick">
