@@ -1,17 +1,36 @@
 // Repeats of one single-upscale request (same user, same Idempotency-Key, same image and
 // parameters) get the first answer instead of a second engine run: the PWA resends with the same
-// key when a connection drops after the upload may have reached us. A failed or cancelled first
-// attempt is forgotten, so the repeat runs afresh.
+// key when a reload or a dropped connection cut the first attempt short. A repeat that arrives
+// while the first attempt still runs joins it. A keyed job whose every client went away keeps
+// running for a short grace, so the resend after a reload finds it instead of starting over; only
+// when nobody came back is it cancelled. A failed or cancelled attempt is forgotten, so the repeat
+// runs afresh.
 import { createHash } from 'node:crypto';
 import type { UpscaleParams } from './upscale-params.js';
 import type { UpscaleOutcome } from './upscale-service.js';
 
 const MAX_ENTRIES = 2_000;
 const MAX_TTL_MS = 3_600_000;
+/** How long a keyed job outlives its last client: a reload or a short network cut resends within it. */
+export const REPLAY_GRACE_MS = 20_000;
+const MAX_KEY_LENGTH = 200;
 
 interface Entry {
   expiresAt: number;
   outcome: Promise<UpscaleOutcome>;
+  settled: boolean;
+  /** Requests currently waiting for this outcome. */
+  clients: number;
+  controller: AbortController;
+  grace: NodeJS.Timeout | undefined;
+}
+
+export interface IdempotentAnswer {
+  outcome: UpscaleOutcome;
+  /** True when the answer came from an earlier attempt with the same key (no engine run of its own). */
+  replayed: boolean;
+  /** True when the key was honoured (present and well formed). */
+  keyed: boolean;
 }
 
 export class IdempotentResults {
@@ -21,6 +40,7 @@ export class IdempotentResults {
   constructor(
     resultTtlSeconds: number,
     private readonly now: () => Date,
+    private readonly graceMs = REPLAY_GRACE_MS,
   ) {
     // Never hand out a link that is about to expire.
     this.ttlMs = Math.min(MAX_TTL_MS, (resultTtlSeconds * 1000) / 2);
@@ -33,29 +53,89 @@ export class IdempotentResults {
       .digest('base64url');
   }
 
+  static honours(key: string | undefined): key is string {
+    return typeof key === 'string' && key.length > 0 && key.length <= MAX_KEY_LENGTH;
+  }
+
+  /**
+   * Runs `work` once per (key, fingerprint). `clientSignal` aborts when this request's client goes
+   * away; the work's own signal aborts only when every client is gone and the grace ran out.
+   */
   async run(
     key: string | undefined,
     fingerprint: string,
-    work: () => Promise<UpscaleOutcome>,
-  ): Promise<UpscaleOutcome> {
-    if (!key || key.length > 200) return work();
+    clientSignal: AbortSignal,
+    work: (signal: AbortSignal) => Promise<UpscaleOutcome>,
+  ): Promise<IdempotentAnswer> {
+    if (!IdempotentResults.honours(key))
+      return { outcome: await work(clientSignal), replayed: false, keyed: false };
     const nowMs = this.now().getTime();
-    for (const [k, e] of this.entries) if (e.expiresAt <= nowMs) this.entries.delete(k);
+    for (const [k, e] of this.entries) if (e.settled && e.expiresAt <= nowMs) this.entries.delete(k);
     const id = `${key}\n${fingerprint}`;
     const hit = this.entries.get(id);
     if (hit) {
       try {
-        return await hit.outcome;
+        return { outcome: await this.follow(hit, clientSignal), replayed: true, keyed: true };
       } catch {
-        // The first attempt failed or was cancelled: run again below.
+        // The first attempt failed or was cancelled (it is forgotten by then): run again below.
+        if (clientSignal.aborted) throw new Error('client gone');
       }
     }
-    const outcome = work();
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { expiresAt: nowMs + this.ttlMs, outcome });
-    outcome.catch(() => {
-      if (this.entries.get(id)?.outcome === outcome) this.entries.delete(id);
-    });
-    return outcome;
+    const controller = new AbortController();
+    const entry: Entry = {
+      expiresAt: nowMs + this.ttlMs,
+      outcome: Promise.resolve().then(() => work(controller.signal)),
+      settled: false,
+      clients: 0,
+      controller,
+      grace: undefined,
+    };
+    if (this.entries.size >= MAX_ENTRIES) this.evictOne();
+    this.entries.set(id, entry);
+    entry.outcome.then(
+      () => {
+        entry.settled = true;
+        clearTimeout(entry.grace);
+      },
+      () => {
+        entry.settled = true;
+        clearTimeout(entry.grace);
+        if (this.entries.get(id) === entry) this.entries.delete(id);
+      },
+    );
+    return { outcome: await this.follow(entry, clientSignal), replayed: false, keyed: true };
+  }
+
+  /** Waits for an entry's outcome on behalf of one client, counting it while it stays connected. */
+  private follow(entry: Entry, clientSignal: AbortSignal): Promise<UpscaleOutcome> {
+    if (entry.settled || clientSignal.aborted) {
+      if (!entry.settled) this.release(entry);
+      return entry.outcome;
+    }
+    entry.clients += 1;
+    clearTimeout(entry.grace);
+    entry.grace = undefined;
+    const onGone = () => {
+      entry.clients -= 1;
+      this.release(entry);
+    };
+    clientSignal.addEventListener('abort', onGone, { once: true });
+    return entry.outcome.finally(() => clientSignal.removeEventListener('abort', onGone));
+  }
+
+  /** With nobody left waiting, the job gets a grace period for a resend, then is cancelled. */
+  private release(entry: Entry): void {
+    if (entry.settled || entry.clients > 0 || entry.grace) return;
+    entry.grace = setTimeout(() => entry.controller.abort(), this.graceMs);
+    entry.grace.unref();
+  }
+
+  private evictOne(): void {
+    for (const [k, e] of this.entries) {
+      if (e.settled) {
+        this.entries.delete(k);
+        return;
+      }
+    }
   }
 }

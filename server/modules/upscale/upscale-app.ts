@@ -54,7 +54,13 @@ export async function buildUpscaleApp(
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     credentials: false,
-    exposedHeaders: ['retry-after', 'content-disposition'],
+    exposedHeaders: [
+      'retry-after',
+      'content-disposition',
+      'upscale-idempotency',
+      'idempotency-key',
+      'idempotent-replayed',
+    ],
   });
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

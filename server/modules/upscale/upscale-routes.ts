@@ -24,6 +24,9 @@ export interface UpscaleRouteOptions {
   linkBase: (request: FastifyRequest) => string;
 }
 
+/** Sent with the model list: POST /upscale/single honours Idempotency-Key (resends are replayed). */
+export const IDEMPOTENCY_SUPPORT_HEADER = 'upscale-idempotency';
+
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptions): void {
@@ -44,11 +47,15 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     return { ...upload, params };
   };
 
-  app.get('/models', async (request) => ({
-    status: 'success',
-    models: await o.service.listModels(),
-    message: upscaleMessage('models_listed', request.headers['accept-language']),
-  }));
+  app.get('/models', async (request, reply) => {
+    // Tells the PWA, before it resends a request cut short, that a resend with the same key is safe.
+    void reply.header(IDEMPOTENCY_SUPPORT_HEADER, 'upscale-single');
+    return {
+      status: 'success',
+      models: await o.service.listModels(),
+      message: upscaleMessage('models_listed', request.headers['accept-language']),
+    };
+  });
 
   const idempotent = new IdempotentResults(o.resultTtlSeconds, o.now);
 
@@ -56,12 +63,21 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     const { signal } = abortOnDisconnect(reply);
     const { files, params } = await readRequest(request, 1);
     const file = files[0]!;
-    const key = request.headers['idempotency-key'];
-    const r = await idempotent.run(
-      typeof key === 'string' ? key : undefined,
+    const header = request.headers['idempotency-key'];
+    const key = typeof header === 'string' ? header : undefined;
+    const {
+      outcome: r,
+      replayed,
+      keyed,
+    } = await idempotent.run(
+      key,
       IdempotentResults.fingerprint(currentUser(request).id, params, file.data),
-      () => o.service.upscale(file, params, { signal }),
+      signal,
+      (workSignal) => o.service.upscale(file, params, { signal: workSignal }),
     );
+    // Echoing the key confirms it was honoured; a replay says it ran no engine of its own.
+    if (keyed) void reply.header('idempotency-key', key);
+    if (replayed) void reply.header('idempotent-replayed', 'true');
     return {
       status: 'success',
       url: o.linkBase(request) + r.url,

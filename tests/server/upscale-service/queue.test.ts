@@ -151,6 +151,60 @@ describe('upscale service: bounded queue and cancel on disconnect (standalone ho
     expect((await next.done).status).toBe(200);
   });
 
+  const keyed = (key: string) => {
+    const body = multipart({ model_name: 'up2x-conservative' }, [{ filename: 'k.png', data: image }]);
+    return rawPost(
+      port,
+      '/upscale/single',
+      { ...body, headers: { ...body.headers, 'idempotency-key': key } },
+      designer,
+    );
+  };
+
+  it('keeps a keyed job running when its client hangs up, and a resend with the key joins it: one engine run', async () => {
+    const first = keyed('resend-while-running');
+    await waitFor(() => engine.jobs.length === 1, 'the keyed job to run');
+    first.hangUp();
+    await expect(first.done).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(engine.jobs[0]!.signal.aborted).toBe(false);
+
+    const resend = keyed('resend-while-running');
+    await new Promise((r) => setTimeout(r, 100));
+    engine.jobs[0]!.finish();
+    const reply = await resend.done;
+    expect(reply.status).toBe(200);
+    expect(reply.headers['idempotent-replayed']).toBe('true');
+    expect(reply.headers['idempotency-key']).toBe('resend-while-running');
+    expect(engine.jobs).toHaveLength(1);
+    expect(queue().running).toBe(0);
+  });
+
+  it('answers a resend after the job finished with nobody connected from the stored result', async () => {
+    const first = keyed('resend-after-finish');
+    await waitFor(() => engine.jobs.length === 1, 'the keyed job to run');
+    first.hangUp();
+    await expect(first.done).rejects.toThrow();
+    engine.jobs[0]!.finish();
+    await waitFor(() => queue().running === 0, 'the job to finish');
+
+    const resend = await keyed('resend-after-finish').done;
+    expect(resend.status).toBe(200);
+    expect(resend.headers['idempotent-replayed']).toBe('true');
+    expect(JSON.parse(resend.body)).toMatchObject({ status: 'success', filename: 'k_up2x-conservative.png' });
+    expect(engine.jobs).toHaveLength(1);
+  });
+
+  it('says with the model list that a resend with the same key is safe', async () => {
+    const r = await app.inject({
+      method: 'GET',
+      url: '/models',
+      headers: { authorization: `Bearer ${designer}` },
+    });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['upscale-idempotency']).toBe('upscale-single');
+  });
+
   it('a batch stops where its client hangs up: the running item is cancelled, the rest never run', async () => {
     let seen = '';
     const files = [0, 1, 2].map((i) => ({ field: 'images', filename: `p${i}.png`, data: image }));
