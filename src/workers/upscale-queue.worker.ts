@@ -8,6 +8,8 @@ import type { QueueAuth, QueueSnapshot, UpscaleQueueApi } from './upscale-queue/
 import { joinUrl, xhrSender } from './upscale-queue/xhr-sender';
 
 const SNAPSHOT_INTERVAL_MS = 100;
+/** Set by the upscale service on GET /models (server/modules/upscale/upscale-routes.ts). */
+const RESEND_SAFE_HEADER = 'Upscale-Idempotency';
 const listeners = new Set<(s: QueueSnapshot) => void>();
 let pending: QueueSnapshot | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
@@ -31,8 +33,16 @@ const engine = new QueueEngine({
   store: createIdbQueueStore(),
   send: xhrSender,
   async probe(auth) {
-    const res = await fetch(joinUrl(auth.baseUrl, '/models'), { headers: authHeaders(auth), cache: 'no-store' });
-    return res.status < 500;
+    const res = await fetch(joinUrl(auth.baseUrl, '/models'), {
+      headers: authHeaders(auth),
+      cache: 'no-store',
+    });
+    // The server states that it replays a resend with the same Idempotency-Key; without that a
+    // request cut short waits for the user instead of risking a second run.
+    return {
+      reachable: res.status < 500,
+      resendSafe: res.ok && res.headers.get(RESEND_SAFE_HEADER) === 'upscale-single',
+    };
   },
   async fetchResult(url, auth) {
     const res = await fetch(url, { headers: authHeaders(auth) });

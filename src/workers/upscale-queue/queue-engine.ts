@@ -1,6 +1,8 @@
 // The batch upscale queue: a sliding window of at most three requests, per-item states, cancel and
 // retry, persistence after every state change, and a pause that lifts itself when the upscale
-// service answers again. Pure logic over injected I/O so unit tests drive it without a browser.
+// service answers again. A request cut short by a reload or a lost connection is resent by itself
+// with its kept Idempotency-Key, but only to a server that says it replays such resends.
+// Pure logic over injected I/O so unit tests drive it without a browser.
 import {
   MAX_IN_FLIGHT,
   type EnqueueEntry,
@@ -16,8 +18,8 @@ import type { Sender, SendOutcome } from './send-types';
 export interface QueueEngineDeps {
   store: QueueStore;
   send: Sender;
-  /** Is the upscale service reachable again? (a cheap GET) */
-  probe(auth: QueueAuth): Promise<boolean>;
+  /** Is the upscale service reachable, and does it replay a resend with the same key? (a cheap GET) */
+  probe(auth: QueueAuth): Promise<ProbeResult>;
   /** Downloads a finished result so it stays on the device; optional. */
   fetchResult?(url: string, auth: QueueAuth): Promise<{ blob: Blob; width?: number; height?: number }>;
   onSnapshot(snapshot: QueueSnapshot): void;
@@ -29,7 +31,15 @@ export interface QueueEngineDeps {
   maxInFlight?: number;
 }
 
+export interface ProbeResult {
+  reachable: boolean;
+  /** The server answers a repeated Idempotency-Key from its first attempt instead of running it again. */
+  resendSafe: boolean;
+}
+
 const PROBE_DELAYS_MS = [1000, 2000, 4000, 8000, 10_000];
+/** An item cut short this many times waits for the user: it may be what brings the server down. */
+export const MAX_AUTOMATIC_ATTEMPTS = 4;
 
 export class QueueEngine {
   private items = new Map<string, QueueItem>();
@@ -41,6 +51,8 @@ export class QueueEngine {
   private cancelProbe: (() => void) | null = null;
   private seq = 0;
   private loading: Promise<void> = Promise.resolve();
+  /** While the server is asked whether resends are safe, nothing starts. */
+  private checkingResend = false;
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly setTimer: (fn: () => void, ms: number) => () => void;
@@ -71,11 +83,13 @@ export class QueueEngine {
     }
     await this.loading;
     if (this.paused === 'auth' && auth.token) this.paused = null;
+    // Ask the server first, so a cut-short request keeps its place ahead of the ones behind it.
+    if (ownerChanged && this.hasInterrupted()) void this.resendInterruptedIfSafe();
     this.pump();
     this.emit();
   }
 
-  /** Items of a reloaded page: a request that may have reached the server is not sent again silently. */
+  /** Items of a reloaded page: a request that may have reached the server becomes interrupted until the server says a resend is safe. */
   private async resume(owner: string): Promise<void> {
     const stored = await this.deps.store.loadItems(owner);
     for (const item of stored) {
@@ -202,6 +216,48 @@ export class QueueEngine {
     }
   }
 
+  /** Asks the server whether a resend is safe; if so, interrupted items go back to the window with their kept key. */
+  private async resendInterruptedIfSafe(): Promise<void> {
+    const auth = this.auth;
+    if (!auth) return;
+    this.checkingResend = true;
+    let probe: ProbeResult;
+    try {
+      probe = await this.safeProbe(auth);
+    } finally {
+      this.checkingResend = false;
+    }
+    if (this.auth?.owner !== auth.owner) return; // another user signed in meanwhile
+    if (!probe.reachable) {
+      // The probe loop comes back here once the server answers.
+      this.pause('offline');
+      return;
+    }
+    await this.requeueInterrupted(probe.resendSafe);
+  }
+
+  private async requeueInterrupted(resendSafe: boolean): Promise<void> {
+    // A server that might run it twice: the user decides.
+    for (const item of resendSafe ? this.sorted() : []) {
+      if (item.status !== 'interrupted' || item.attempts >= MAX_AUTOMATIC_ATTEMPTS) continue;
+      // Same key: the server replays or joins the first attempt instead of running the model again.
+      await this.update(item, { status: 'waiting', progress: 0, bytesSent: false });
+    }
+    this.pump();
+  }
+
+  private hasInterrupted(): boolean {
+    return [...this.items.values()].some((i) => i.status === 'interrupted');
+  }
+
+  private async safeProbe(auth: QueueAuth): Promise<ProbeResult> {
+    try {
+      return await this.deps.probe(auth);
+    } catch {
+      return { reachable: false, resendSafe: false };
+    }
+  }
+
   snapshot(): QueueSnapshot {
     return { items: this.sorted().map((i) => ({ ...i })), paused: this.paused, inFlight: this.inFlight.size };
   }
@@ -216,7 +272,7 @@ export class QueueEngine {
   }
 
   private pump(): void {
-    if (this.paused || !this.auth?.token) return;
+    if (this.paused || this.checkingResend || !this.auth?.token) return;
     for (const item of this.sorted()) {
       if (this.inFlight.size >= this.max) break;
       if (item.status === 'waiting' && !this.inFlight.has(item.id)) void this.start(item);
@@ -261,7 +317,12 @@ export class QueueEngine {
         );
       }
     } catch (e) {
-      outcome = { kind: 'http-error', status: 0, code: -1, message: e instanceof Error ? e.message : String(e) };
+      outcome = {
+        kind: 'http-error',
+        status: 0,
+        code: -1,
+        message: e instanceof Error ? e.message : String(e),
+      };
     }
     // A newer owner or a removal replaced this request: its outcome no longer matters.
     if (this.inFlight.get(item.id) !== controller) return;
@@ -292,6 +353,7 @@ export class QueueEngine {
         return;
       case 'network':
         // Nothing left the device: the server cannot have it, so it simply waits for the connection.
+        // Otherwise it is interrupted; the probe that sees the server again resends it if that is safe.
         await this.update(item, {
           status: item.bytesSent || outcome.reachedServer ? 'interrupted' : 'waiting',
           progress: 0,
@@ -366,15 +428,11 @@ export class QueueEngine {
     this.cancelProbe = null;
     const auth = this.auth;
     if (!auth || this.paused === null || this.paused === 'auth') return;
-    let ok: boolean;
-    try {
-      ok = await this.deps.probe(auth);
-    } catch {
-      ok = false;
-    }
-    if (ok) {
+    const probe = await this.safeProbe(auth);
+    if (probe.reachable) {
       this.paused = null;
       this.probeAttempt = 0;
+      await this.requeueInterrupted(probe.resendSafe);
       this.pump();
       this.emit();
       return;

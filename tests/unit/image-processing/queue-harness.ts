@@ -2,7 +2,12 @@
 // test settles it, so the window, cancel and resume are observed step by step.
 import { QueueEngine } from '../../../src/workers/upscale-queue/queue-engine';
 import { createMemoryQueueStore, type QueueStore } from '../../../src/workers/upscale-queue/queue-store';
-import type { EnqueueEntry, QueueAuth, QueueSnapshot, UpscaleParams } from '../../../src/workers/upscale-queue/protocol';
+import type {
+  EnqueueEntry,
+  QueueAuth,
+  QueueSnapshot,
+  UpscaleParams,
+} from '../../../src/workers/upscale-queue/protocol';
 import type { SendHooks, SendOutcome, SendRequest } from '../../../src/workers/upscale-queue/send-types';
 
 export interface PendingSend {
@@ -12,7 +17,13 @@ export interface PendingSend {
   resolve(outcome: SendOutcome): void;
 }
 
-export const PARAMS: UpscaleParams = { modelName: 'up2x-conservative', scale: 2, tileMode: 0, cacheMode: 0, alpha: 1 };
+export const PARAMS: UpscaleParams = {
+  modelName: 'up2x-conservative',
+  scale: 2,
+  tileMode: 0,
+  cacheMode: 0,
+  alpha: 1,
+};
 export const AUTH: QueueAuth = { token: 't1', baseUrl: 'http://x/upscale-api', owner: 'alice' };
 
 export function entries(n: number): EnqueueEntry[] {
@@ -30,6 +41,8 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
   const sent: SendRequest[] = [];
   const timers: (() => void)[] = [];
   let probeOk = false;
+  let resendSafe = true;
+  let probes = 0;
   let maxConcurrent = 0;
   let last: QueueSnapshot | null = null;
   let n = 0;
@@ -49,7 +62,10 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
         p.resolve = settle;
         signal.addEventListener('abort', () => settle({ kind: 'aborted' }));
       }),
-    probe: async () => probeOk,
+    probe: async () => {
+      probes += 1;
+      return { reachable: probeOk, resendSafe };
+    },
     onSnapshot: (s) => {
       last = s;
     },
@@ -74,6 +90,13 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
     },
     setProbe(ok: boolean) {
       probeOk = ok;
+    },
+    /** Whether the probed server says it replays a resend with the same Idempotency-Key. */
+    setResendSafe(safe: boolean) {
+      resendSafe = safe;
+    },
+    get probes() {
+      return probes;
     },
     /** Runs every scheduled probe once. */
     async fireTimers() {

@@ -14,15 +14,29 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 async function storeFile(id: string, owner = AUTH.owner) {
-  await idbFileStore.put({ id, userKey: owner, name: `${id}.png`, type: 'image/png', size: 3, blob: new Blob(['png']), addedAt: 1 });
+  await idbFileStore.put({
+    id,
+    userKey: owner,
+    name: `${id}.png`,
+    type: 'image/png',
+    size: 3,
+    blob: new Blob(['png']),
+    addedAt: 1,
+  });
 }
 
 describe('upscale queue on IndexedDB', () => {
-  it('resumes a batch after the page died: unsent items go out, possibly-sent ones wait for the user', async () => {
+  it('resumes a batch after the page died: unsent items go out, the possibly-sent one is resent with its key once the server answers', async () => {
     for (const id of ['a', 'b', 'c', 'd', 'e']) await storeFile(id);
     const first = createHarness(createIdbQueueStore());
     await first.engine.configure(AUTH);
-    const entries = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ fileId: id, name: `${id}.png`, type: 'image/png', size: 3, blob: new Blob(['png']) }));
+    const entries = ['a', 'b', 'c', 'd', 'e'].map((id) => ({
+      fileId: id,
+      name: `${id}.png`,
+      type: 'image/png',
+      size: 3,
+      blob: new Blob(['png']),
+    }));
     const ids = await first.engine.enqueue(entries, PARAMS);
     await until(() => first.pending.length === 3);
     first.pending[0]!.resolve(ok());
@@ -30,16 +44,27 @@ describe('upscale queue on IndexedDB', () => {
     first.pending[0]!.hooks.onBytesSent(); // b's request left the device
     await flush();
     await until(() => first.statusOf(ids[0]!) === 'completed');
+    const keyOfB = first.sent.find((r) => r.fileName === 'b.png')!.idempotencyKey;
     // The page dies here: b, c, d are "processing" in IndexedDB, e is waiting.
 
     const second = createHarness(createIdbQueueStore());
-    await second.engine.configure(AUTH);
-    await until(() => second.sent.length === 3);
+    await second.engine.configure(AUTH); // the server does not answer yet
+    await until(() => second.snapshot.paused === 'offline');
     const status = (id: string) => second.statusOf(id);
     expect(status(ids[0]!)).toBe('completed');
     expect(status(ids[1]!)).toBe('interrupted');
-    // c, d and e are sent by the new page; b is not (it may have reached the server).
-    expect(second.sent.map((r) => r.fileName).sort()).toEqual(['c.png', 'd.png', 'e.png']);
+    expect(second.sent).toHaveLength(0);
+
+    // The server answers and says it replays a resend: b goes again first, with its first key.
+    second.setProbe(true);
+    await second.fireTimers();
+    await until(() => second.sent.length === 3);
+    expect(second.sent.map((r) => r.fileName)).toEqual(['b.png', 'c.png', 'd.png']);
+    expect(second.sent[0]!.idempotencyKey).toBe(keyOfB);
+    second.pending[0]!.resolve(ok());
+    await until(() => second.sent.length === 4);
+    expect(second.sent[3]!.fileName).toBe('e.png');
+    expect(second.maxConcurrent).toBe(3);
   });
 
   it('gives stored files back with their name and type, and logout wipes them with the queue', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryQueueStore } from '../../../src/workers/upscale-queue/queue-store';
+import { MAX_AUTOMATIC_ATTEMPTS } from '../../../src/workers/upscale-queue/queue-engine';
 import type { QueueItem } from '../../../src/workers/upscale-queue/protocol';
 import { AUTH, PARAMS, createHarness, entries, flush, ok } from './queue-harness';
 
@@ -43,7 +44,11 @@ describe('upscale queue: sliding window of three', () => {
     await h.engine.enqueue(entries(2), { ...PARAMS, tileMode: 2, alpha: 0.7 });
     await flush();
     const [a, b] = h.sent;
-    expect(a).toMatchObject({ token: 't1', baseUrl: AUTH.baseUrl, params: { tileMode: 2, cacheMode: 0, alpha: 0.7 } });
+    expect(a).toMatchObject({
+      token: 't1',
+      baseUrl: AUTH.baseUrl,
+      params: { tileMode: 2, cacheMode: 0, alpha: 0.7 },
+    });
     expect(a!.idempotencyKey).not.toEqual(b!.idempotencyKey);
   });
 });
@@ -83,7 +88,8 @@ describe('upscale queue: retry', () => {
     await h.engine.configure(AUTH);
     const ids = await h.engine.enqueue(entries(3), PARAMS);
     await flush();
-    for (const p of [...h.pending]) p.resolve({ kind: 'http-error', status: 500, code: 500, message: 'boom' });
+    for (const p of [...h.pending])
+      p.resolve({ kind: 'http-error', status: 500, code: 500, message: 'boom' });
     await flush();
     expect(ids.map((id) => h.statusOf(id))).toEqual(['failed', 'failed', 'failed']);
     expect(h.snapshot.items[0]!.error).toMatchObject({ status: 500, message: 'boom' });
@@ -150,30 +156,83 @@ describe('upscale queue: persistence and resume', () => {
     expect(store.items.get(id!)).toMatchObject({ status: 'completed', result: { filename: 'a.png' } });
   });
 
-  it('resumes a reloaded queue: waiting items run, unsent ones are resent, possibly-sent ones are interrupted', async () => {
-    const files = new Map(['a', 'b', 'c', 'd'].map((k) => [`file-${k}`, new Blob([k])]));
+  function reloadedStore() {
+    const files = new Map(['a', 'b', 'c', 'd', 'f'].map((k) => [`file-${k}`, new Blob([k])]));
     const store = createMemoryQueueStore(files);
-    await store.putItem(stored('a', 0, { status: 'completed' }));
-    await store.putItem(stored('b', 1, { status: 'processing', bytesSent: true }));
-    await store.putItem(stored('c', 2, { status: 'processing', bytesSent: false }));
-    await store.putItem(stored('d', 3, { status: 'waiting' }));
-    await store.putItem({ ...stored('e', 4, {}), userKey: 'bob' });
+    return Promise.all([
+      store.putItem(stored('a', 0, { status: 'completed' })),
+      store.putItem(stored('b', 1, { status: 'processing', bytesSent: true, attempts: 1 })),
+      store.putItem(stored('c', 2, { status: 'processing', bytesSent: false, attempts: 1 })),
+      store.putItem(stored('d', 3, { status: 'waiting' })),
+      store.putItem(stored('f', 5, { status: 'waiting' })),
+      store.putItem({ ...stored('e', 4, {}), userKey: 'bob' }),
+    ]).then(() => store);
+  }
 
+  it('resumes a reloaded queue: the cut-short request is resent with its kept key, the window stays at three', async () => {
+    const store = await reloadedStore();
     const h = createHarness(store);
+    h.setProbe(true);
     await h.engine.configure(AUTH);
     await flush();
-    expect(h.sent.map((r) => r.fileName)).toEqual(['c.png', 'd.png']);
-    expect(h.sent[0]!.idempotencyKey).toBe('key-c');
+    // Once the server says it replays, the possibly-sent one goes again in its place, with its key.
+    expect(h.probes).toBe(1);
+    expect(h.sent.map((r) => r.fileName)).toEqual(['b.png', 'c.png', 'd.png']);
+    expect(h.sent.map((r) => r.idempotencyKey)).toEqual(['key-b', 'key-c', 'key-d']);
     expect(h.statusOf('a')).toBe('completed');
-    expect(h.statusOf('b')).toBe('interrupted');
-    expect(store.items.get('b')?.status).toBe('interrupted');
+    expect(h.statusOf('b')).toBe('processing');
+    expect(h.statusOf('f')).toBe('waiting');
+    expect(h.maxConcurrent).toBe(3);
     // Another user's item is neither shown nor sent.
     expect(h.snapshot.items.map((i) => i.id)).not.toContain('e');
 
-    // The user's explicit retry of the interrupted one reuses its key (a server honouring it replays).
+    while (h.pending.length > 0) {
+      h.pending[0]!.resolve(ok());
+      await flush();
+    }
+    expect(h.snapshot.items.map((i) => i.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
+    // One request per item, and b's second attempt carried the first attempt's key.
+    expect(h.sent.map((r) => r.fileName).sort()).toEqual(['b.png', 'c.png', 'd.png', 'f.png']);
+    expect(h.maxConcurrent).toBe(3);
+  });
+
+  it('leaves the cut-short request to the user when the server does not say it replays resends', async () => {
+    const store = await reloadedStore();
+    const h = createHarness(store);
+    h.setProbe(true);
+    h.setResendSafe(false);
+    await h.engine.configure(AUTH);
+    await flush();
+    expect(h.probes).toBe(1);
+    expect(h.sent.map((r) => r.fileName)).toEqual(['c.png', 'd.png', 'f.png']);
+    expect(h.statusOf('b')).toBe('interrupted');
+    expect(store.items.get('b')?.status).toBe('interrupted');
+
+    // The user's explicit retry reuses the key all the same (a server honouring it replays).
+    h.pending[0]!.resolve(ok());
     await h.engine.retry('b');
     await flush();
-    expect(h.sent[2]).toMatchObject({ fileName: 'b.png', idempotencyKey: 'key-b' });
+    expect(h.sent[3]).toMatchObject({ fileName: 'b.png', idempotencyKey: 'key-b' });
+  });
+
+  it('resends after a reload while the server is down only once it answers again', async () => {
+    const store = await reloadedStore();
+    const h = createHarness(store);
+    await h.engine.configure(AUTH);
+    await flush();
+    expect(h.snapshot.paused).toBe('offline');
+    expect(h.statusOf('b')).toBe('interrupted');
+    expect(h.sent).toHaveLength(0);
+    h.setProbe(true);
+    await h.fireTimers();
+    expect(h.snapshot.paused).toBeNull();
+    expect(h.sent.map((r) => r.idempotencyKey)).toEqual(['key-b', 'key-c', 'key-d']);
   });
 });
 
@@ -192,13 +251,14 @@ describe('upscale queue: no double send and network loss', () => {
     expect(keys).toHaveLength(10);
   });
 
-  it('pauses on network loss and resumes by itself; a request that left the device is not resent', async () => {
+  it('pauses on network loss and resumes by itself, resending the request that left the device with its key', async () => {
     const h = createHarness();
     await h.engine.configure(AUTH);
     const ids = await h.engine.enqueue(entries(5), PARAMS);
     await flush();
     h.pending[0]!.hooks.onBytesSent();
     const [p0, p1, p2] = [...h.pending];
+    const key0 = p0!.request.idempotencyKey;
     p0!.resolve({ kind: 'network', reachedServer: true });
     p1!.resolve({ kind: 'network', reachedServer: false });
     await flush();
@@ -216,9 +276,63 @@ describe('upscale queue: no double send and network loss', () => {
     h.setProbe(true);
     await h.fireTimers();
     expect(h.snapshot.paused).toBeNull();
-    // Items 1..3 go out again (they never reached the server); item 0 waits for the user's word.
-    expect(h.sent.slice(3).map((r) => r.fileName)).toEqual(['img-1.png', 'img-2.png', 'img-3.png']);
-    expect(h.statusOf(ids[0]!)).toBe('interrupted');
+    // The window refills in order: item 0 again with its first key, then the ones that never left.
+    expect(h.sent.slice(3).map((r) => r.fileName)).toEqual(['img-0.png', 'img-1.png', 'img-2.png']);
+    expect(h.sent[3]!.idempotencyKey).toBe(key0);
+    expect(h.maxConcurrent).toBe(3);
+    while (h.pending.length > 0) {
+      h.pending[0]!.resolve(ok());
+      await flush();
+    }
+    expect(h.snapshot.items.every((i) => i.status === 'completed')).toBe(true);
+  });
+
+  it('no double send: across repeated cuts every item keeps one key, and the window never exceeds three', async () => {
+    const h = createHarness();
+    h.setProbe(true);
+    await h.engine.configure(AUTH);
+    const ids = await h.engine.enqueue(entries(7), PARAMS);
+    await flush();
+    // Two cuts in a row, each dropping every request that had left the device.
+    for (let cut = 0; cut < 2; cut++) {
+      for (const p of [...h.pending]) {
+        p.hooks.onBytesSent();
+        p.resolve({ kind: 'network', reachedServer: true });
+      }
+      await flush();
+      await h.fireTimers();
+    }
+    while (h.pending.length > 0) {
+      h.pending[0]!.resolve(ok());
+      await flush();
+    }
+    expect(h.snapshot.items.every((i) => i.status === 'completed')).toBe(true);
+    expect(h.maxConcurrent).toBe(3);
+    const keysByItem = new Map<string, Set<string>>();
+    for (const r of h.sent)
+      keysByItem.set(r.fileName, (keysByItem.get(r.fileName) ?? new Set()).add(r.idempotencyKey));
+    expect(keysByItem.size).toBe(ids.length);
+    for (const keys of keysByItem.values()) expect(keys.size).toBe(1);
+  });
+
+  it('an item cut short again and again stops resending by itself and waits for the user', async () => {
+    const h = createHarness();
+    h.setProbe(true);
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    for (let i = 0; i < MAX_AUTOMATIC_ATTEMPTS; i++) {
+      expect(h.pending).toHaveLength(1);
+      h.pending[0]!.hooks.onBytesSent();
+      h.pending[0]!.resolve({ kind: 'network', reachedServer: true });
+      await flush();
+      await h.fireTimers();
+    }
+    expect(h.sent).toHaveLength(MAX_AUTOMATIC_ATTEMPTS);
+    expect(h.statusOf(id!)).toBe('interrupted');
+    await h.engine.retry(id!);
+    await flush();
+    expect(h.sent).toHaveLength(MAX_AUTOMATIC_ATTEMPTS + 1);
   });
 
   it('a browser offline event pauses and the online event resumes', async () => {
@@ -239,7 +353,13 @@ describe('upscale queue: no double send and network loss', () => {
     await h.engine.configure(AUTH);
     const [id] = await h.engine.enqueue(entries(1), PARAMS);
     await flush();
-    h.pending[0]!.resolve({ kind: 'http-error', status: 503, code: 503, message: 'busy', retryAfterMs: 2000 });
+    h.pending[0]!.resolve({
+      kind: 'http-error',
+      status: 503,
+      code: 503,
+      message: 'busy',
+      retryAfterMs: 2000,
+    });
     await flush();
     expect(h.statusOf(id!)).toBe('waiting');
     expect(h.snapshot.paused).toBe('busy');
