@@ -1,7 +1,8 @@
 // Main-thread side of the upscale queue worker. The worker starts on first use (or at sign-in
 // when a persisted batch is waiting) and lives as long as the page, so a batch keeps running while
 // the user moves between pages. It always holds the current token, base URL and user: a refreshed
-// token or another account reaches it at once.
+// token or another account reaches it at once. A worker that dies is started again and configured,
+// which resumes the batch from IndexedDB; calls that were waiting on the dead one reject.
 import * as Comlink from 'comlink';
 import { loadRuntimeConfig } from '../api/runtime-config';
 import { beginWork } from '../offline/busy-work';
@@ -15,10 +16,30 @@ import { createWorkerHandle } from './worker-handle';
 
 const EMPTY: QueueSnapshot = { items: [], paused: null, inFlight: 0 };
 
+/** A worker that keeps failing at once is left stopped rather than restarted in a loop. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+let restarts: number[] = [];
+
 const handle = createWorkerHandle<UpscaleQueueApi>(
-  () => new Worker(new URL('../../workers/upscale-queue.worker.ts', import.meta.url), { type: 'module', name: 'upscale-queue' }),
+  () =>
+    new Worker(new URL('../../workers/upscale-queue.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'upscale-queue',
+    }),
   null,
+  { onCrash: restartAfterCrash },
 );
+
+function restartAfterCrash(): void {
+  starting = null;
+  lastAuth = '';
+  const now = Date.now();
+  restarts = restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+  if (restarts.length >= MAX_RESTARTS) return; // the next user action tries again
+  restarts.push(now);
+  void upscaleQueue().catch(() => {});
+}
 
 let snapshot: QueueSnapshot = EMPTY;
 const listeners = new Set<() => void>();
@@ -56,26 +77,40 @@ function setSnapshot(next: QueueSnapshot): void {
   for (const l of listeners) l();
 }
 
+let wired = false;
+
+/** Session and connectivity reach whichever worker is current; wired once, not per restart. */
+function wireOnce(): void {
+  if (wired) return;
+  wired = true;
+  const withQueue = (use: (queue: Comlink.Remote<UpscaleQueueApi>) => Promise<void>) =>
+    void starting?.then(use).catch(() => {});
+  subscribeSession(() => {
+    if (!currentUserKey(getSession())) return;
+    withQueue(pushAuth);
+  });
+  const online = () => withQueue((queue) => queue.setOnline(navigator.onLine));
+  window.addEventListener('online', online);
+  window.addEventListener('offline', online);
+  onReconnect(() => withQueue((queue) => queue.setOnline(true)));
+}
+
 /** The running queue; starts the worker and hands it the session on first call. */
 export function upscaleQueue(): Promise<Comlink.Remote<UpscaleQueueApi>> {
-  starting ??= (async () => {
+  if (starting) return starting;
+  const start: Promise<Comlink.Remote<UpscaleQueueApi>> = (async () => {
     const queue = handle.get();
     await queue.subscribe(Comlink.proxy(setSnapshot));
     await pushAuth(queue);
-    subscribeSession(() => {
-      if (!currentUserKey(getSession())) return;
-      void pushAuth(queue);
-    });
-    const online = () => void queue.setOnline(navigator.onLine);
-    window.addEventListener('online', online);
-    window.addEventListener('offline', online);
-    onReconnect(() => void queue.setOnline(true));
+    wireOnce();
     return queue;
   })().catch((error: unknown) => {
-    starting = null;
+    // A restart after a crash may already have replaced this attempt.
+    if (starting === start) starting = null;
     throw error;
   });
-  return starting;
+  starting = start;
+  return start;
 }
 
 /** After a reload: start the worker only if this user left unfinished work behind. */
