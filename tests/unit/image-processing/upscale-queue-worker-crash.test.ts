@@ -5,11 +5,8 @@
 // Comlink, so the wire protocol is the browser's.
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createWorkerHandle,
-  WorkerGoneError,
-  type SpawnedWorker,
-} from '../../../src/lib/workers/worker-handle';
+import type { WorkerGoneError } from '../../../src/lib/workers/worker-handle';
+import { createWorkerHandle, type SpawnedWorker } from '../../../src/lib/workers/worker-handle';
 import type { QueueAuth, UpscaleQueueApi } from '../../../src/workers/upscale-queue/protocol';
 import { createMemoryQueueStore } from '../../../src/workers/upscale-queue/queue-store';
 import { AUTH, PARAMS, createHarness, entries, flush, ok } from './queue-harness';
