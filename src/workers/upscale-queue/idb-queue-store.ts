@@ -1,4 +1,6 @@
-// The queue store on IndexedDB: survives reloads, crashes and closed tabs.
+// The queue store on IndexedDB: survives reloads, crashes and closed tabs. Writes go through the
+// app's quota recovery: a full disk evicts cached media (it can be fetched again) and retries once.
+import { withQuotaRecovery } from '../../lib/db/quota';
 import type { QueueStore } from './queue-store';
 import { FILES, QUEUE, RESULTS, openUpscaleDb } from './upscale-db';
 
@@ -10,7 +12,7 @@ export function createIdbQueueStore(): QueueStore {
     },
     async putItem(item) {
       const db = await openUpscaleDb();
-      await db.put(QUEUE, item);
+      await withQuotaRecovery(() => db.put(QUEUE, item));
     },
     async deleteItem(id) {
       const db = await openUpscaleDb();
@@ -24,7 +26,10 @@ export function createIdbQueueStore(): QueueStore {
     },
     async putResult(itemId, owner, blob) {
       const db = await openUpscaleDb();
-      await db.put(RESULTS, { id: itemId, userKey: owner, blob, type: blob.type });
+      await withQuotaRecovery(
+        () => db.put(RESULTS, { id: itemId, userKey: owner, blob, type: blob.type }),
+        blob.size,
+      );
     },
     async deleteResult(itemId) {
       const db = await openUpscaleDb();
