@@ -16,6 +16,14 @@ export interface CountingProxy {
   keys: string[];
   /** Upscale requests the proxy passed on to the server. */
   forwarded: number;
+  /** Upscale requests passed on to the server and not yet answered or dropped: what the server holds. */
+  serverActive: number;
+  /** Most upscale requests the server held at the same time so far. */
+  maxServerConcurrent: number;
+  /** Idempotency-Key of every upscale request passed on to the server, in order. */
+  forwardedKeys: string[];
+  /** Keys answered with `idempotent-replayed: true`: the server answered from an earlier attempt, no run of its own. */
+  replayedKeys: string[];
   resetCounters(): void;
   /** Stops accepting connections and drops the open ones, like a server that went away. */
   cut(): Promise<void>;
@@ -25,10 +33,22 @@ export interface CountingProxy {
 
 const UPSCALE_PATH = '/upscale-api/upscale/single';
 
-export async function startCountingProxy(targetPort: number, options: { delayMs?: number } = {}): Promise<CountingProxy> {
+export async function startCountingProxy(
+  targetPort: number,
+  options: { delayMs?: number } = {},
+): Promise<CountingProxy> {
   const sockets = new Set<Socket>();
   let port = 0;
-  const state = { maxConcurrent: 0, active: 0, keys: [] as string[], forwarded: 0 };
+  const state = {
+    maxConcurrent: 0,
+    active: 0,
+    keys: [] as string[],
+    forwarded: 0,
+    serverActive: 0,
+    maxServerConcurrent: 0,
+    forwardedKeys: [] as string[],
+    replayedKeys: [] as string[],
+  };
 
   const server = http.createServer((req, res) => {
     const isUpscale = req.method === 'POST' && (req.url ?? '').startsWith(UPSCALE_PATH);
@@ -46,15 +66,35 @@ export async function startCountingProxy(targetPort: number, options: { delayMs?
     res.on('close', finish);
     const forward = () => {
       if (req.destroyed) return finish();
-      if (isUpscale) state.forwarded += 1;
+      const key = String(req.headers['idempotency-key'] ?? '');
+      let held = false;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        state.serverActive -= 1;
+      };
+      if (isUpscale) {
+        state.forwarded += 1;
+        state.forwardedKeys.push(key);
+        held = true;
+        state.serverActive += 1;
+        state.maxServerConcurrent = Math.max(state.maxServerConcurrent, state.serverActive);
+      }
       const upstream = http.request(
         { host: '127.0.0.1', port: targetPort, path: req.url, method: req.method, headers: req.headers },
         (up) => {
+          if (isUpscale && up.statusCode === 200 && up.headers['idempotent-replayed'] === 'true')
+            state.replayedKeys.push(key);
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
+          up.on('end', release);
         },
       );
-      upstream.on('error', () => res.destroy());
+      upstream.on('error', () => {
+        release();
+        res.destroy();
+      });
+      upstream.on('close', release);
       // A client that goes away (cancel) cancels the server's work too.
       res.on('close', () => {
         if (!res.writableFinished) upstream.destroy();
@@ -85,10 +125,25 @@ export async function startCountingProxy(targetPort: number, options: { delayMs?
     get forwarded() {
       return state.forwarded;
     },
+    get serverActive() {
+      return state.serverActive;
+    },
+    get maxServerConcurrent() {
+      return state.maxServerConcurrent;
+    },
+    get forwardedKeys() {
+      return state.forwardedKeys;
+    },
+    get replayedKeys() {
+      return state.replayedKeys;
+    },
     resetCounters() {
       state.maxConcurrent = state.active;
+      state.maxServerConcurrent = state.serverActive;
       state.keys = [];
       state.forwarded = 0;
+      state.forwardedKeys = [];
+      state.replayedKeys = [];
     },
     async cut() {
       await new Promise<void>((r) => {
@@ -164,7 +219,9 @@ export async function signIn(page: Page, baseUrl: string, language = 'en-US'): P
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ account: E2E_ADMIN.account, password: E2E_ADMIN.password }),
   });
-  const body = (await res.json()) as { data: { token: string; refresh_token?: string; user: { account: string } } };
+  const body = (await res.json()) as {
+    data: { token: string; refresh_token?: string; user: { account: string } };
+  };
   // A same-origin page that is not the app: the sign-in screen would redirect on its own.
   await page.goto(`${baseUrl}/config.json`);
   await page.evaluate(
