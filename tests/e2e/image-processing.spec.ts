@@ -100,7 +100,8 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   page,
 }) => {
   await open(page);
-  await addImages(page, pngFiles(7));
+  // Large enough that the engine, not the proxy's hold, keeps the server busy: the window is seen there.
+  await addImages(page, pngFiles(7, 128));
   await page.getByTestId('start-upscale').click();
 
   // The window fills: three requests held by the server, never a fourth.
@@ -139,7 +140,7 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   const meta = cards(page, 'completed').first().getByTestId('item-meta');
   await expect(meta).toContainText('up2x-conservative');
   await expect(meta).toContainText('2x');
-  await expect(meta).toContainText('64×64');
+  await expect(meta).toContainText('256×256');
   await expect(page.getByTestId('queue-indicator')).toHaveCount(0);
 
   // Single-file download of one result.
