@@ -154,7 +154,7 @@ test('a reload in the middle of a batch resumes it by itself, and the server run
 }) => {
   await open(page);
   const resultsBefore = resultsOnServer();
-  await addImages(page, pngFiles(7, 32, 10));
+  await addImages(page, pngFiles(7, 128, 10));
   await page.getByTestId('start-upscale').click();
   await expect(cards(page, 'processing')).toHaveCount(3);
   // Reload while the server holds requests, so the resend meets work it already has.
