@@ -32,8 +32,12 @@ export default defineConfig({
     }),
     precompress(),
   ],
-  // LOOM_BUILD_ID names a build (CI sets the commit); the service worker reports it (GET_VERSION).
-  define: { __APP_VERSION__: JSON.stringify(pkg.version), __APP_BUILD__: JSON.stringify(process.env.LOOM_BUILD_ID ?? pkg.version) },
+  // LOOM_BUILD_ID names a build (CI sets the commit), else version + build time: each deploy is a
+  // new build. The service worker reports it (GET_VERSION); the query-cache buster includes it.
+  define: {
+    __APP_VERSION__: JSON.stringify(pkg.version),
+    __APP_BUILD__: JSON.stringify(process.env.LOOM_BUILD_ID ?? `${pkg.version}+${Date.now().toString(36)}`),
+  },
   build: { target: 'es2022', sourcemap: true },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/upscale-api': 'http://127.0.0.1:8080', '/image-api': 'http://127.0.0.1:8080', '/third-api': 'http://127.0.0.1:8080', '/config.json': 'http://127.0.0.1:8080' } },
 });

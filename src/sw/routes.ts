@@ -18,12 +18,17 @@ export interface RequestFacts {
 export const API_PREFIXES = ['/api', '/image-api', '/upscale-api', '/third-api'] as const;
 export const LOCALES = ['zh-CN', 'en-US', 'vi-VN', 'th-TH', 'id-ID'] as const;
 
+/** Caches whose names start with this hold one user's data: deleted on logout (lib/offline/user-scope.ts). */
+export const USER_CACHE_PREFIX = 'loom-user-';
+
 export const CACHE_NAMES = {
   config: 'loom-config',
   locales: 'loom-locales',
-  // "loom-user-" caches hold one user's data and are deleted on logout (lib/offline/user-scope.ts).
-  media: 'loom-user-media',
+  media: `${USER_CACHE_PREFIX}media`,
 } as const;
+
+/** The worker tells its pages what it evicted after a quota error (lib/offline/sw-registration.ts). */
+export const MEDIA_EVICTED_MESSAGE = 'MEDIA_EVICTED';
 
 export const EXPIRY = {
   locales: { maxEntries: 20, maxAgeSeconds: 30 * 24 * 60 * 60 },

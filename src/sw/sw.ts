@@ -1,12 +1,13 @@
 /// <reference lib="webworker" />
 // Loom Studio's service worker: precached shell and route chunks, the runtime rules of routes.ts,
 // and a prompt-style update (a new version waits until the page sends SKIP_WAITING).
-import { clientsClaim } from 'workbox-core';
+import { clientsClaim, registerQuotaErrorCallback } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { Route, Router } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
-import { CACHE_NAMES, EXPIRY, classifyRequest, type RouteKind } from './routes';
+import { MIN_EVICTION_BYTES, evictLeastRecentlyUsedMedia } from '../lib/db/lru-eviction';
+import { CACHE_NAMES, EXPIRY, MEDIA_EVICTED_MESSAGE, classifyRequest, type RouteKind } from './routes';
 
 declare const self: ServiceWorkerGlobalScope;
 /** Set by vite.config.ts: which build this worker belongs to. */
@@ -16,21 +17,37 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 clientsClaim();
 
-const handlers: Record<Exclude<RouteKind, 'passthrough'>, ReturnType<typeof createHandlerBoundToURL> | CacheFirst | NetworkFirst> = {
+const handlers: Record<
+  Exclude<RouteKind, 'passthrough'>,
+  ReturnType<typeof createHandlerBoundToURL> | CacheFirst | NetworkFirst
+> = {
   navigation: createHandlerBoundToURL('/index.html'),
   config: new NetworkFirst({ cacheName: CACHE_NAMES.config, networkTimeoutSeconds: 4 }),
-  locale: new CacheFirst({ cacheName: CACHE_NAMES.locales, plugins: [new ExpirationPlugin({ ...EXPIRY.locales })] }),
+  locale: new CacheFirst({
+    cacheName: CACHE_NAMES.locales,
+    plugins: [new ExpirationPlugin({ ...EXPIRY.locales })],
+  }),
+  // No purgeOnQuotaError: it drops the whole cache silently. The callback below removes the least
+  // recently used entries instead and tells the pages.
   media: new CacheFirst({
     cacheName: CACHE_NAMES.media,
-    plugins: [new ExpirationPlugin({ ...EXPIRY.media, purgeOnQuotaError: true })],
+    plugins: [new ExpirationPlugin({ ...EXPIRY.media })],
   }),
 };
+
+registerQuotaErrorCallback(async () => {
+  const report = await evictLeastRecentlyUsedMedia(MIN_EVICTION_BYTES, self.caches);
+  for (const client of await self.clients.matchAll({ type: 'window' }))
+    client.postMessage({ type: MEDIA_EVICTED_MESSAGE, report });
+});
 
 const router = new Router();
 for (const kind of Object.keys(handlers) as (keyof typeof handlers)[]) {
   const matches = ({ request }: { request: Request }) =>
-    classifyRequest({ url: request.url, method: request.method, mode: request.mode, destination: request.destination }, self.location.origin) ===
-    kind;
+    classifyRequest(
+      { url: request.url, method: request.method, mode: request.mode, destination: request.destination },
+      self.location.origin,
+    ) === kind;
   router.registerRoute(new Route(matches, handlers[kind]));
 }
 router.addFetchListener();

@@ -1,4 +1,4 @@
-// Says so when a full disk made us delete cached media (least recently used first).
+// Says so when a full disk made us delete something (least recently used first), and what it was.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -7,7 +7,18 @@ import { onMediaEvicted } from '../../lib/db/quota';
 export function StorageNotices() {
   const { t } = useTranslation();
   useEffect(
-    () => onMediaEvicted(({ evictedCount }) => toast.warning(evictedCount > 0 ? t('storage.evicted', { count: evictedCount }) : t('storage.full'))),
+    () =>
+      onMediaEvicted(({ results, media }) => {
+        if (results + media === 0) {
+          toast.warning(t('storage.full'));
+          return;
+        }
+        const lines = [
+          results > 0 ? t('storage.evictedResults', { count: results }) : null,
+          media > 0 ? t('storage.evictedMedia', { count: media }) : null,
+        ].filter((line): line is string => line !== null);
+        toast.warning(t('storage.evictedTitle'), { description: lines.join(' ') });
+      }),
     [t],
   );
   return null;

@@ -14,9 +14,10 @@ export const MIGRATIONS: readonly Migration[] = [
     outbox.createIndex('byUser', 'userKey');
     outbox.createIndex('byId', 'id', { unique: true });
   },
-  // 2: media blobs (thumbnails, results) with a last-used index for LRU eviction under quota.
+  // 2: media blobs with a last-used index (never written: media lives in the service worker's
+  // cache and the upscale stores; removed by 4). Untyped: the store is gone from the schema.
   (db) => {
-    const media = db.createObjectStore('media', { keyPath: 'url' });
+    const media = (db as unknown as IDBPDatabase).createObjectStore('media', { keyPath: 'url' });
     media.createIndex('byLastUsed', 'lastUsed');
     media.createIndex('byUser', 'userKey');
   },
@@ -25,6 +26,10 @@ export const MIGRATIONS: readonly Migration[] = [
     for (const name of ['upscale-files', 'upscale-queue', 'upscale-results'] as const) {
       db.createObjectStore(name, { keyPath: 'id' }).createIndex('byUser', 'userKey');
     }
+  },
+  // 4: drop the unused media store of 2.
+  (db) => {
+    (db as unknown as IDBPDatabase).deleteObjectStore('media');
   },
 ];
 

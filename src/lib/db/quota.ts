@@ -1,7 +1,9 @@
 // Storage quota: estimate, persistence, and recovery from a full disk. A quota error evicts the
-// least-recently-used media first (it can be downloaded again; queued edits cannot) and tells
-// the user what was removed.
-import { evictLeastRecentlyUsedMedia } from './lru-eviction';
+// least recently used device copies of upscale results and cached media first (both can be
+// downloaded again; queued edits cannot) and tells the user what was removed.
+import { MIN_EVICTION_BYTES, evictLeastRecentlyUsed, type EvictionReport } from './lru-eviction';
+
+export type { EvictionReport };
 
 export interface StorageFigures {
   usage: number;
@@ -9,17 +11,23 @@ export interface StorageFigures {
   persisted: boolean;
 }
 
-type EvictionListener = (info: { evictedCount: number; freedBytes: number }) => void;
+type EvictionListener = (report: EvictionReport) => void;
 const evictionListeners = new Set<EvictionListener>();
 
-/** The UI subscribes to say "storage was full: N cached images were removed". */
+/** The UI subscribes to say what was removed (or that nothing could be). */
 export function onMediaEvicted(listener: EvictionListener): () => void {
   evictionListeners.add(listener);
   return () => evictionListeners.delete(listener);
 }
 
+/** Also used for the service worker's own evictions, reported to the page by message. */
+export function reportEviction(report: EvictionReport): void {
+  for (const listener of evictionListeners) listener(report);
+}
+
 export function isQuotaError(error: unknown): boolean {
-  if (!(error instanceof Error || (typeof DOMException !== 'undefined' && error instanceof DOMException))) return false;
+  if (!(error instanceof Error || (typeof DOMException !== 'undefined' && error instanceof DOMException)))
+    return false;
   const e = error as { name?: string; code?: number; inner?: unknown };
   // Firefox names it NS_ERROR_DOM_QUOTA_REACHED; legacy Safari uses code 22.
   return e.name === 'QuotaExceededError' || e.name === 'NS_ERROR_DOM_QUOTA_REACHED' || e.code === 22;
@@ -31,9 +39,9 @@ export async function withQuotaRecovery<T>(write: () => Promise<T>, neededBytes 
     return await write();
   } catch (error) {
     if (!isQuotaError(error)) throw error;
-    const freed = await evictLeastRecentlyUsedMedia(Math.max(neededBytes, 5 * 1024 * 1024));
-    for (const listener of evictionListeners) listener(freed);
-    if (freed.evictedCount === 0) throw error;
+    const report = await evictLeastRecentlyUsed(Math.max(neededBytes, MIN_EVICTION_BYTES));
+    reportEviction(report);
+    if (report.results + report.media === 0) throw error;
     return write();
   }
 }

@@ -29,26 +29,21 @@ export interface QueryCacheRecord {
   savedAt: number;
 }
 
-export interface MediaRecord {
-  url: string;
-  userKey: string;
-  blob: Blob;
-  /** fake-indexeddb and some browsers return a stored File as a plain Blob: keep the type apart. */
-  type: string;
-  size: number;
-  lastUsed: number;
-}
-
 export interface LoomDbSchema extends DBSchema {
   'query-cache': { key: string; value: QueryCacheRecord };
   outbox: { key: number; value: OutboxRecord; indexes: { byUser: string; byId: string } };
-  media: { key: string; value: MediaRecord; indexes: { byLastUsed: number; byUser: string } };
   /** Image enhancement: source images, the batch upscale queue, results kept on the device. */
   'upscale-files': { key: string; value: StoredFile; indexes: { byUser: string } };
   'upscale-queue': { key: string; value: QueueItem; indexes: { byUser: string } };
   'upscale-results': { key: string; value: StoredResult; indexes: { byUser: string } };
 }
 
-export type StoreName = 'query-cache' | 'outbox' | 'media' | 'upscale-files' | 'upscale-queue' | 'upscale-results';
+export type StoreName = 'query-cache' | 'outbox' | 'upscale-files' | 'upscale-queue' | 'upscale-results';
 /** Stores whose records carry a userKey (all of them, today). */
-export const USER_STORES: readonly StoreName[] = ['query-cache', 'outbox', 'media', 'upscale-files', 'upscale-queue', 'upscale-results'];
+export const USER_STORES: readonly StoreName[] = [
+  'query-cache',
+  'outbox',
+  'upscale-files',
+  'upscale-queue',
+  'upscale-results',
+];

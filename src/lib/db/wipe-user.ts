@@ -6,10 +6,11 @@ export async function wipeUserData(userKey: string): Promise<void> {
   const db = await openLoomDb();
   const tx = db.transaction([...USER_STORES], 'readwrite');
   await tx.objectStore('query-cache').delete(userKey);
-  for (const seq of await tx.objectStore('outbox').index('byUser').getAllKeys(userKey)) await tx.objectStore('outbox').delete(seq);
-  for (const url of await tx.objectStore('media').index('byUser').getAllKeys(userKey)) await tx.objectStore('media').delete(url);
+  for (const seq of await tx.objectStore('outbox').index('byUser').getAllKeys(userKey))
+    await tx.objectStore('outbox').delete(seq);
   for (const name of ['upscale-files', 'upscale-queue', 'upscale-results'] as const) {
-    for (const id of await tx.objectStore(name).index('byUser').getAllKeys(userKey)) await tx.objectStore(name).delete(id);
+    for (const id of await tx.objectStore(name).index('byUser').getAllKeys(userKey))
+      await tx.objectStore(name).delete(id);
   }
   await tx.done;
 }

@@ -5,27 +5,37 @@ import type { OutboxRecord } from '../db/schema';
 import { queryClient } from '../query/query-client';
 import { getSession } from '../session/session-store';
 import { beginWork } from './busy-work';
-import { reportReachable, reportUnreachable } from './online-status';
-import { createOutbox, type FailureKind, type FlushReport } from './outbox';
+import { getOnlineStatus, reportReachable, reportUnreachable } from './online-status';
+import { createOutbox, type FailureVerdict, type FlushReport } from './outbox';
 import { idbOutboxStorage } from './outbox-store';
 import { IDEMPOTENCY_HEADER, isQueuedPayload } from './queued-request';
+import { createRetrySchedule } from './retry-schedule';
 import { currentUserKey } from './user-key';
 
-export function classifyFailure(error: unknown): { kind: FailureKind; message: string } {
+export function classifyFailure(error: unknown): FailureVerdict {
   const message = error instanceof Error ? error.message : String(error);
   if (!isApiError(error)) return { kind: 'retry', message };
+  const retryAfterMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : undefined;
   // No answer, a server that is down or overloaded, an expired session: the change stays queued.
-  if (error.kind === 'network' || error.kind === 'cancelled' || error.kind === 'unknown') return { kind: 'retry', message };
+  if (error.kind === 'network' || error.kind === 'cancelled' || error.kind === 'unknown')
+    return { kind: 'retry', message };
   const status = error.status ?? 0;
-  if (status === 401 || status === 408 || status === 429 || status >= 500) return { kind: 'retry', message };
+  if (status === 401 || status === 408 || status === 429 || status >= 500)
+    return { kind: 'retry', message, retryAfterMs };
   return { kind: 'refused', message };
 }
 
-async function send(record: OutboxRecord): Promise<unknown> {
+async function send(record: OutboxRecord, signal: AbortSignal): Promise<unknown> {
   if (!isQueuedPayload(record.payload)) throw new Error(`outbox item ${record.id} has no request`);
   const { group, method, url, data } = record.payload.request;
   try {
-    const result = await request<unknown>(group, { method, url, data, headers: { [IDEMPOTENCY_HEADER]: record.id } });
+    const result = await request<unknown>(group, {
+      method,
+      url,
+      data,
+      signal,
+      headers: { [IDEMPOTENCY_HEADER]: record.id },
+    });
     reportReachable();
     return result;
   } catch (error) {
@@ -41,18 +51,42 @@ export const outbox = createOutbox({
   currentUser: () => currentUserKey(getSession()),
 });
 
+// A server error while online changes nothing about connectivity, so no reconnect would replay
+// the queue: try again on a backoff until it goes through, the app goes offline, or logout.
+const retry = createRetrySchedule(() => {
+  const key = currentUserKey(getSession());
+  if (key) void syncOutbox(key);
+});
+
 /** Replays the user's queue (marked as running work, so an update waits) and refreshes what changed. */
 export async function syncOutbox(userKey: string): Promise<FlushReport> {
   const done = beginWork('work.syncing');
   try {
     const report = await outbox.flush(userKey);
+    if (report.failure && getOnlineStatus().online) retry.schedule(report.failure.retryAfterMs);
+    else if (report.failure)
+      retry.cancel(); // offline: the reconnect replays it
+    else if (!report.stopped) retry.reset();
     // A refusal means the server's state differs from what the user saw: refresh that too.
     for (const item of [...report.sent, ...report.refused]) {
       if (!isQueuedPayload(item.payload)) continue;
-      for (const queryKey of item.payload.invalidates) await queryClient.invalidateQueries({ queryKey: [...queryKey] });
+      for (const queryKey of item.payload.invalidates)
+        await queryClient.invalidateQueries({ queryKey: [...queryKey] });
     }
     return report;
   } finally {
     done();
   }
+}
+
+/** Logout: no planned retry, the request in flight aborted, nothing written back afterwards. */
+export async function stopOutbox(): Promise<void> {
+  retry.cancel();
+  await outbox.halt();
+}
+
+/** A user signed in: their queue may be replayed again. */
+export function resumeOutbox(): void {
+  retry.reset();
+  outbox.resume();
 }

@@ -1,29 +1,19 @@
-// Registers the service worker (workbox-window) and runs the update flow: a new version waits
-// until the user accepts; running work postpones the switch; we reload only after the user asked
-// and the new worker took control. A periodic check finds updates during long trade-fair days.
+// Registers the service worker (workbox-window) and runs the update flow (update-flow.ts). A
+// periodic check finds updates during long trade-fair days. The worker also reports what it
+// evicted after a quota error, for the storage notice.
 import { useSyncExternalStore } from 'react';
 import { Workbox } from 'workbox-window';
-import { runningWork, whenIdle } from './busy-work';
+import { MEDIA_EVICTED_MESSAGE } from '../../sw/routes';
+import { reportEviction, type EvictionReport } from '../db/quota';
+import { createUpdateFlow, type UpdateFlow, type UpdateState } from './update-flow';
+
+export type { UpdateState };
 
 export const UPDATE_CHECK_INTERVAL_MS = 30 * 60 * 1000;
 
-export interface UpdateState {
-  /** A new version is installed and waiting. */
-  available: boolean;
-  /** The user accepted; we wait for running work before switching. */
-  applying: boolean;
-  registered: boolean;
-}
-
-let state: UpdateState = { available: false, applying: false, registered: false };
+const IDLE: UpdateState = { available: false, applying: false, registered: false };
 const listeners = new Set<() => void>();
-let workbox: Workbox | null = null;
-let reloadRequested = false;
-
-function set(patch: Partial<UpdateState>): void {
-  state = { ...state, ...patch };
-  for (const listener of listeners) listener();
-}
+let flow: UpdateFlow | null = null;
 
 /** Same-origin resources the page loaded before the worker controlled it (locale chunk, media). */
 function loadedResources(): string[] {
@@ -34,21 +24,21 @@ function loadedResources(): string[] {
 }
 
 export function registerServiceWorker(): void {
-  if (workbox || !('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  if (flow || !('serviceWorker' in navigator) || import.meta.env.DEV) return;
   const wb = new Workbox('/sw.js', { scope: '/' });
-  workbox = wb;
-  wb.addEventListener('waiting', () => set({ available: true }));
+  flow = createUpdateFlow(wb, navigator.serviceWorker, () => window.location.reload());
+  flow.subscribe(() => listeners.forEach((l) => l()));
   wb.addEventListener('activated', (event) => {
-    if (!event.isUpdate) void wb.messageSW({ type: 'CACHE_URLS', payload: { urlsToCache: loadedResources() } });
+    if (!event.isUpdate)
+      void wb.messageSW({ type: 'CACHE_URLS', payload: { urlsToCache: loadedResources() } });
   });
-  wb.addEventListener('controlling', () => {
-    // Only the tab whose user clicked reloads; other tabs keep their state and still offer it.
-    // Not gated on event.isUpdate: that flag is false in a tab whose first visit installed the
-    // worker, and such a tab must still reload into the new version when its user asks.
-    if (reloadRequested) window.location.reload();
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
+    const data = event.data as { type?: string; report?: EvictionReport } | null;
+    if (data?.type === MEDIA_EVICTED_MESSAGE && data.report) reportEviction(data.report);
   });
+  const registered = flow;
   void wb.register().then((registration) => {
-    set({ registered: true });
+    registered.markRegistered();
     if (!registration) return;
     const check = () => void registration.update().catch(() => undefined);
     setInterval(check, UPDATE_CHECK_INTERVAL_MS);
@@ -60,15 +50,11 @@ export function registerServiceWorker(): void {
 
 /** The user accepted the update: switch once no work is running, then reload. */
 export async function applyUpdate(): Promise<void> {
-  if (!workbox || state.applying) return;
-  set({ applying: true });
-  if (runningWork().length > 0) await whenIdle();
-  reloadRequested = true;
-  workbox.messageSkipWaiting();
+  await flow?.apply();
 }
 
 export function getUpdateState(): UpdateState {
-  return state;
+  return flow?.getState() ?? IDLE;
 }
 
 export function useUpdateState(): UpdateState {

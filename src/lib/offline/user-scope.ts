@@ -1,20 +1,21 @@
 // Binds offline data to the signed-in user. Sign-in (or a reload) restores that user's persisted
 // queries and replays their outbox. Logout wipes the user in the order that leaves nothing behind:
-// stop saving, cancel queries, clear the cache, remove the persisted client, wipe IndexedDB,
-// delete user-scoped service-worker caches. An expired session only clears memory (the same
-// person usually signs in again and their queued edits must survive); a different account
-// signing in wipes everything of the previous one first.
+// stop the outbox (a replay in flight must not write its item back), stop saving, cancel queries,
+// clear the cache, remove the persisted client, wipe IndexedDB, delete user-scoped
+// service-worker caches and Workbox's last-used records of them (they list the media URLs). An
+// expired session only clears memory (the same person usually signs in again and their queued
+// edits must survive); a different account signing in wipes everything of the previous one first.
 import type { QueryClient } from '@tanstack/react-query';
+import { forgetUserCaches } from '../db/media-cache';
 import { wipeOtherUsersData, wipeUserData } from '../db/wipe-user';
 import { startQueryPersistence, type ActivePersistence } from '../query/persistence';
 import { registerLogoutCleanup } from '../session/logout-cleanup';
 import { getSession, subscribeSession } from '../session/session-store';
-import { syncOutbox } from './app-outbox';
+import { USER_CACHE_PREFIX } from '../../sw/routes';
+import { resumeOutbox, stopOutbox, syncOutbox } from './app-outbox';
 import { checkReachability, getOnlineStatus, onReconnect } from './online-status';
 import { currentUserKey } from './user-key';
 
-/** Caches of the service worker that hold a user's media (see sw/routes.ts). */
-export const USER_CACHE_PREFIX = 'loom-user-';
 /** Whose data the device's caches hold; survives an expired session, not a logout. */
 const OWNER_KEY = 'loom.offlineOwner';
 
@@ -26,10 +27,8 @@ function serially(step: () => Promise<void>): Promise<void> {
   return chain;
 }
 
-async function deleteUserCaches(): Promise<void> {
-  if (typeof caches === 'undefined') return;
-  const names = await caches.keys();
-  await Promise.all(names.filter((n) => n.startsWith(USER_CACHE_PREFIX)).map((n) => caches.delete(n)));
+function deleteUserCaches(): Promise<void> {
+  return forgetUserCaches(typeof caches === 'undefined' ? undefined : caches, USER_CACHE_PREFIX);
 }
 
 async function deactivate(queryClient: QueryClient): Promise<void> {
@@ -41,6 +40,7 @@ async function deactivate(queryClient: QueryClient): Promise<void> {
 }
 
 export async function wipeUser(queryClient: QueryClient, userKey: string | null): Promise<void> {
+  await stopOutbox();
   const persistence = active;
   await deactivate(queryClient);
   await persistence?.persister.removeClient();
@@ -56,6 +56,7 @@ async function activate(queryClient: QueryClient, userKey: string): Promise<void
     localStorage.setItem(OWNER_KEY, userKey);
   }
   active = await startQueryPersistence(queryClient, userKey);
+  resumeOutbox();
   void replay(userKey);
 }
 

@@ -1,16 +1,16 @@
 // Persists the queries that ask for it (meta.persist) to IndexedDB under the signed-in user, and
-// restores them before the first render. Buster = app version + user: another user's or another
-// release's cache is never hydrated.
+// restores them before the first render. Buster = app build + user: another user's or another
+// deploy's cache is never hydrated.
 import type { QueryClient } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSubscribe } from '@tanstack/react-query-persist-client';
-import { APP_VERSION } from './app-version';
+import { APP_BUILD } from './app-version';
 import { createIdbPersister, type IdbPersister } from './idb-persister';
 
 /** A trade-fair week without network still shows what was loaded at the start. */
 export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function busterFor(userKey: string): string {
-  return `${APP_VERSION}:${userKey}`;
+  return `${APP_BUILD}:${userKey}`;
 }
 
 export interface ActivePersistence {
@@ -19,7 +19,10 @@ export interface ActivePersistence {
   stop(): void;
 }
 
-export async function startQueryPersistence(queryClient: QueryClient, userKey: string): Promise<ActivePersistence> {
+export async function startQueryPersistence(
+  queryClient: QueryClient,
+  userKey: string,
+): Promise<ActivePersistence> {
   const persister = createIdbPersister(userKey);
   const options = {
     queryClient,

@@ -30,7 +30,10 @@ export default function PromptManagementPage() {
   const cards = buildPromptCards(prompts.data, items);
   const language = i18n.resolvedLanguage ?? 'zh-CN';
 
-  async function submit(change: PromptChange, failedKey: 'prompts.saveFailed' | 'prompts.deleteFailed'): Promise<boolean> {
+  async function submit(
+    change: PromptChange,
+    failedKey: 'prompts.saveFailed' | 'prompts.deleteFailed',
+  ): Promise<boolean> {
     if (!userKey) return false;
     setBusy(true);
     try {
@@ -40,10 +43,14 @@ export default function PromptManagementPage() {
         return true;
       }
       if (outcome.status === 'queued') toast.info(t('prompts.queuedOffline'));
+      else if (outcome.status === 'retrying')
+        toast.warning(t('prompts.queuedRetrying', { message: outcome.message }));
       else toast.success(t(change.action === 'delete' ? 'prompts.deleted' : 'prompts.saved'));
       return true;
     } catch (error) {
-      toast.error(t('prompts.operationFailed', { message: error instanceof Error ? error.message : String(error) }));
+      toast.error(
+        t('prompts.operationFailed', { message: error instanceof Error ? error.message : String(error) }),
+      );
       return false;
     } finally {
       setBusy(false);
@@ -58,7 +65,9 @@ export default function PromptManagementPage() {
         <p>{t('prompts.subtitle')}</p>
       </header>
 
-      {prompts.data && (!online || prompts.isError) ? <SavedAtNote savedAt={prompts.dataUpdatedAt} online={online} /> : null}
+      {prompts.data && (!online || prompts.isError) ? (
+        <SavedAtNote savedAt={prompts.dataUpdatedAt} online={online} />
+      ) : null}
 
       {prompts.isPending ? (
         <div className="prompts-page__loading" role="status">
@@ -83,9 +92,10 @@ export default function PromptManagementPage() {
               onEdit={(initial) => setEditing({ type: card.type, initial })}
               onCancelEdit={() => setEditing(null)}
               onSave={(content) =>
-                void submit({ action: card.exists ? 'update' : 'create', type: card.type, content }, 'prompts.saveFailed').then(
-                  (done) => done && setEditing(null),
-                )
+                void submit(
+                  { action: card.exists ? 'update' : 'create', type: card.type, content },
+                  'prompts.saveFailed',
+                ).then((done) => done && setEditing(null))
               }
               onDelete={() => setConfirmDelete(card.type)}
               onRetry={(seq, change) => {
@@ -100,7 +110,9 @@ export default function PromptManagementPage() {
 
       <ConfirmDialog
         open={confirmDelete !== null}
-        title={t('prompts.confirmDeleteTitle', { type: confirmDelete ? t(`prompts.types.${confirmDelete}`) : '' })}
+        title={t('prompts.confirmDeleteTitle', {
+          type: confirmDelete ? t(`prompts.types.${confirmDelete}`) : '',
+        })}
         message={t('prompts.confirmDeleteMessage')}
         confirmLabel={t('prompts.delete')}
         cancelLabel={t('prompts.cancel')}
