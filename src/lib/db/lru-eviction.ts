@@ -38,7 +38,9 @@ async function resultCandidates(): Promise<ResultCandidate[]> {
     const item = byId.get(result.id);
     if (item && item.status !== 'completed') continue;
     const finishedAt = item ? (item.result?.completedAt ?? item.updatedAt) : 0;
-    candidates.push({ id: result.id, size: result.blob.size, finishedAt });
+    // Some IndexedDB implementations hand back a Blob without its size: the item recorded it.
+    const size = Number.isFinite(result.blob.size) ? result.blob.size : (item?.result?.outputSize ?? 0);
+    candidates.push({ id: result.id, size, finishedAt });
   }
   return candidates.sort((a, b) => a.finishedAt - b.finishedAt);
 }

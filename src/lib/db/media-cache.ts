@@ -32,7 +32,10 @@ async function openExpirationDb(): Promise<IDBPDatabase<ExpirationSchema> | null
     return await openDB<ExpirationSchema>(EXPIRATION_DB, undefined, {
       upgrade(_db, oldVersion, _newVersion, tx) {
         // It did not exist: undo the creation, Workbox makes it on first use.
-        if (oldVersion === 0) tx.abort();
+        if (oldVersion === 0) {
+          tx.done.catch(() => undefined);
+          tx.abort();
+        }
       },
     });
   } catch {
