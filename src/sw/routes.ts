@@ -24,7 +24,7 @@ export const USER_CACHE_PREFIX = 'loom-user-';
 export const CACHE_NAMES = {
   config: 'loom-config',
   locales: 'loom-locales',
-  media: `${USER_CACHE_PREFIX}media`,
+  media: 'loom-user-media', // a user cache: starts with USER_CACHE_PREFIX
 } as const;
 
 /** The worker tells its pages what it evicted after a quota error (lib/offline/sw-registration.ts). */

@@ -14,6 +14,16 @@ interface PrecacheEntry {
   revision: string | null;
 }
 
+/** The page modules of the lazy page table: each must be its own precached chunk. */
+function lazyPageModules(): string[] {
+  const table = readFileSync(path.resolve('src/app/routing/lazy-pages.ts'), 'utf8');
+  const names = [...table.matchAll(/lazy\(\(\) => import\('([^']+)'\)\)/g)].map((m) =>
+    path.basename(m[1] ?? ''),
+  );
+  if (names.length === 0) throw new Error('no lazy pages found in src/app/routing/lazy-pages.ts');
+  return names;
+}
+
 function precacheEntries(): PrecacheEntry[] {
   const sw = read('sw.js');
   const match = /(\[\{"revision":[^\]]*\])/.exec(sw);
@@ -72,7 +82,11 @@ test.describe('production build', () => {
     expect(urls).toContain('index.html');
     expect(urls).toContain('manifest.webmanifest');
     const assets = readdirSync(path.join(dist, 'assets'));
-    for (const page of ['login-page', 'app-shell', 'home-page', 'prompt-management-page', 'settings-page', 'history-page']) {
+    const pages = lazyPageModules();
+    expect(pages).toEqual(
+      expect.arrayContaining(['login-page', 'app-shell', 'prompt-management-page', 'settings-page']),
+    );
+    for (const page of pages) {
       const chunk = assets.find((f) => f.startsWith(`${page}-`) && f.endsWith('.js'));
       expect(chunk, page).toBeDefined();
       expect(urls).toContain(`assets/${chunk}`);

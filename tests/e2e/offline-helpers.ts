@@ -22,28 +22,54 @@ export interface OriginProxy {
   applied(): WriteLog[];
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /** The next `count` prompt writes get this status (and Retry-After) without reaching the server. */
+  failWrites(count: number, status: number, retryAfterSeconds?: number): void;
   close(): Promise<void>;
 }
 
 export async function startOriginProxy(targetPort: number, port = 0): Promise<OriginProxy> {
   const sockets = new Set<Socket>();
   const writes: WriteLog[] = [];
+  let failing: { count: number; status: number; retryAfterSeconds?: number } | null = null;
   const server = http.createServer((req, res) => {
     const path = req.url ?? '';
     const isWrite = req.method !== 'GET' && req.method !== 'HEAD' && path.startsWith('/api/prompts');
-    const upstream = http.request({ host: '127.0.0.1', port: targetPort, path, method: req.method, headers: req.headers }, (up) => {
-      if (isWrite) {
-        writes.push({
-          method: req.method ?? '',
-          path,
-          key: String(req.headers['idempotency-key'] ?? ''),
-          status: up.statusCode ?? 0,
-          replayed: up.headers['idempotent-replayed'] === 'true',
-        });
-      }
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    if (isWrite && failing && failing.count > 0) {
+      failing.count -= 1;
+      const { status, retryAfterSeconds } = failing;
+      writes.push({
+        method: req.method ?? '',
+        path,
+        key: String(req.headers['idempotency-key'] ?? ''),
+        status,
+        replayed: false,
+      });
+      req.resume();
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        ...(retryAfterSeconds === undefined
+          ? {}
+          : { 'retry-after': String(retryAfterSeconds), 'access-control-expose-headers': 'Retry-After' }),
+      });
+      res.end(JSON.stringify({ code: status, message: 'Service temporarily unavailable', data: null }));
+      return;
+    }
+    const upstream = http.request(
+      { host: '127.0.0.1', port: targetPort, path, method: req.method, headers: req.headers },
+      (up) => {
+        if (isWrite) {
+          writes.push({
+            method: req.method ?? '',
+            path,
+            key: String(req.headers['idempotency-key'] ?? ''),
+            status: up.statusCode ?? 0,
+            replayed: up.headers['idempotent-replayed'] === 'true',
+          });
+        }
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -66,6 +92,9 @@ export async function startOriginProxy(targetPort: number, port = 0): Promise<Or
     async restore() {
       await new Promise<void>((r) => server.listen(bound, '127.0.0.1', r));
     },
+    failWrites(count, status, retryAfterSeconds) {
+      failing = { count, status, retryAfterSeconds };
+    },
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
@@ -79,10 +108,20 @@ export interface Grant {
   user: { id: number; account: string };
 }
 
-export async function apiCall<T>(baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; data: T; message: string }> {
+export async function apiCall<T>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; data: T; message: string }> {
   const res = await fetch(`${baseUrl}/api${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}), 'accept-language': 'en-US' },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      'accept-language': 'en-US',
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json()) as { data: T; message: string };
@@ -124,7 +163,9 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
       });
     }
     if (navigator.serviceWorker.controller) return;
-    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+    await new Promise<void>((resolve) =>
+      navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }),
+    );
   });
 }
 
@@ -148,11 +189,87 @@ export function storedData(page: Page): Promise<StoredData> {
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error);
       });
-      stores[name] = { count: all.length, userKeys: [...new Set(all.map((r) => String((r as { userKey?: string }).userKey)))] };
+      stores[name] = {
+        count: all.length,
+        userKeys: [...new Set(all.map((r) => String((r as { userKey?: string }).userKey)))],
+      };
     }
     db.close();
     return { stores, caches: await caches.keys() };
   });
+}
+
+/**
+ * Every IndexedDB database of this origin (indexedDB.databases()) and every cache, searched for
+ * any of `needles` (a user key, a text the user typed, a media URL): what still mentions them.
+ */
+export function tracesOf(page: Page, needles: string[]): Promise<{ databases: string[]; traces: string[] }> {
+  return page.evaluate(async (wanted) => {
+    const traces: string[] = [];
+    const infos = await indexedDB.databases();
+    for (const info of infos) {
+      if (!info.name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(info.name as string);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const all = await new Promise<unknown[]>((resolve, reject) => {
+          const req = db.transaction(store).objectStore(store).getAll();
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        const text = JSON.stringify(all);
+        for (const needle of wanted)
+          if (text.includes(needle)) traces.push(`${info.name}/${store}: ${needle}`);
+      }
+      db.close();
+    }
+    for (const name of await caches.keys()) {
+      const requests = await (await caches.open(name)).keys();
+      for (const request of requests)
+        for (const needle of wanted)
+          if (request.url.includes(needle)) traces.push(`cache ${name}: ${needle}`);
+    }
+    return { databases: infos.map((i) => String(i.name)), traces };
+  }, needles);
+}
+
+/** Shows an image through the page, so the service worker caches it and records its last use. */
+export async function showImage(page: Page, src: string): Promise<void> {
+  await page.evaluate(
+    (url) =>
+      new Promise<void>((resolve, reject) => {
+        const img = new Image();
+        img.onload = () => resolve();
+        img.onerror = () => reject(new Error(`image ${url} did not load`));
+        img.src = url;
+        document.body.append(img);
+      }),
+    src,
+  );
+}
+
+/** Waits until the service worker's media cache holds `path` with its expiry record. */
+export async function waitForCachedMedia(page: Page, path: string): Promise<void> {
+  await page.waitForFunction(async (p) => {
+    const cached = await (await caches.open('loom-user-media')).match(p);
+    if (!cached) return false;
+    const infos = await indexedDB.databases();
+    if (!infos.some((i) => i.name === 'workbox-expiration')) return false;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('workbox-expiration');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const all = await new Promise<{ url: string; cacheName: string }[]>((resolve) => {
+      const req = db.transaction('cache-entries').objectStore('cache-entries').getAll();
+      req.onsuccess = () => resolve(req.result as { url: string; cacheName: string }[]);
+    });
+    db.close();
+    return all.some((e) => e.cacheName === 'loom-user-media' && e.url.endsWith(p));
+  }, path);
 }
 
 export async function waitForPersistedCache(page: Page, userKey: string): Promise<void> {

@@ -8,8 +8,11 @@ import {
   freePort,
   openSignedIn,
   signInApi,
+  showImage,
   startOriginProxy,
   storedData,
+  tracesOf,
+  waitForCachedMedia,
   waitForPersistedCache,
   waitForServiceWorker,
   type OriginProxy,
@@ -45,7 +48,12 @@ test('the service worker installs, activates and controls the page', async ({ pa
   const sw = await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.getRegistration();
     const names = await caches.keys();
-    return { state: registration?.active?.state, scope: registration?.scope, controlled: !!navigator.serviceWorker.controller, names };
+    return {
+      state: registration?.active?.state,
+      scope: registration?.scope,
+      controlled: !!navigator.serviceWorker.controller,
+      names,
+    };
   });
   expect(sw).toMatchObject({ state: 'activated', scope: `${proxy.url}/`, controlled: true });
   expect(sw.names.some((n) => n.startsWith('workbox-precache'))).toBe(true);
@@ -57,7 +65,9 @@ test('offline, a reload renders the shell and the cached prompts with their save
   const grant = await signInApi(proxy.url, E2E_ADMIN.account, E2E_ADMIN.password);
   await openSignedIn(page, proxy.url, grant, '#/prompt-management');
   await waitForServiceWorker(page);
-  await expect(page.getByTestId('prompt-content-image')).toHaveText('Soft linen on a sunlit terrace, full-length model');
+  await expect(page.getByTestId('prompt-content-image')).toHaveText(
+    'Soft linen on a sunlit terrace, full-length model',
+  );
   await waitForPersistedCache(page, `id:${grant.user.id}`);
   // Let the worker finish caching what the first load fetched before it took control.
   await page.waitForTimeout(500);
@@ -67,13 +77,20 @@ test('offline, a reload renders the shell and the cached prompts with their save
     const started = Date.now();
     await page.reload();
     await expect(page.getByTestId('app-shell')).toBeVisible();
-    await expect(page.getByTestId('prompt-content-image')).toHaveText('Soft linen on a sunlit terrace, full-length model');
+    await expect(page.getByTestId('prompt-content-image')).toHaveText(
+      'Soft linen on a sunlit terrace, full-length model',
+    );
     const interactive = Date.now() - started;
     await expect(page.getByRole('button', { name: 'Edit' }).first()).toBeEnabled();
-    await expect(page.getByTestId('saved-at-note')).toContainText(/Offline — saved|saved/);
+    await expect(page.getByTestId('saved-at-note')).toHaveText(
+      /^Offline — saved (now|\d+ seconds? ago|\d+ minutes? ago)$/,
+    );
     await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'false');
     mkdirSync('test-results', { recursive: true });
-    writeFileSync('test-results/offline-reload.json', JSON.stringify({ offlineReloadToInteractiveMs: interactive }));
+    writeFileSync(
+      'test-results/offline-reload.json',
+      JSON.stringify({ offlineReloadToInteractiveMs: interactive }),
+    );
     console.log(`offline reload to interactive: ${interactive} ms`);
   } finally {
     await proxy.restore();
@@ -85,7 +102,9 @@ test('an edit made offline is replayed exactly once on reconnect, also across a 
   const grant = await signInApi(proxy.url, E2E_ADMIN.account, E2E_ADMIN.password);
   await openSignedIn(page, proxy.url, grant, '#/prompt-management');
   await waitForServiceWorker(page);
-  await expect(page.getByTestId('prompt-content-video')).toHaveText('Model walks toward the camera, slow pan');
+  await expect(page.getByTestId('prompt-content-video')).toHaveText(
+    'Model walks toward the camera, slow pan',
+  );
   await waitForPersistedCache(page, `id:${grant.user.id}`);
   await page.waitForTimeout(500);
   const before = proxy.applied().length;
@@ -101,7 +120,9 @@ test('an edit made offline is replayed exactly once on reconnect, also across a 
   await card.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Saved offline; it will be sent when the connection is back')).toBeVisible();
   await expect(page.getByTestId('prompt-pending-video')).toBeVisible();
-  await expect(page.getByTestId('prompt-content-video')).toHaveText('Offline edit: model turns slowly, fabric catches the light');
+  await expect(page.getByTestId('prompt-content-video')).toHaveText(
+    'Offline edit: model turns slowly, fabric catches the light',
+  );
   await expect(page.getByTestId('online-indicator')).toContainText('1 change waiting');
 
   // Still offline, the queued edit survives a reload.
@@ -112,17 +133,58 @@ test('an edit made offline is replayed exactly once on reconnect, also across a 
   await proxy.restore();
   await expect(page.getByTestId('prompt-pending-video')).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true');
-  const server = await apiCall<{ content: string; updated_by: string }>(proxy.url, 'GET', '/prompts/video/', adminToken);
+  const server = await apiCall<{ content: string; updated_by: string }>(
+    proxy.url,
+    'GET',
+    '/prompts/video/',
+    adminToken,
+  );
   expect(server.data.content).toBe('Offline edit: model turns slowly, fabric catches the light');
 
   // A later reload and reconnect find nothing more to send.
   await page.reload();
-  await expect(page.getByTestId('prompt-content-video')).toHaveText('Offline edit: model turns slowly, fabric catches the light');
+  await expect(page.getByTestId('prompt-content-video')).toHaveText(
+    'Offline edit: model turns slowly, fabric catches the light',
+  );
   await page.waitForTimeout(1000);
   const applied = proxy.applied().slice(before);
   expect(applied).toHaveLength(1);
   expect(applied[0]).toMatchObject({ method: 'PUT', path: '/api/prompts/video/' });
   expect(applied[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+  // Not merely deduplicated by the server: that edit reached it exactly once.
+  expect(proxy.writes.filter((w) => w.key === applied[0]?.key)).toHaveLength(1);
+});
+
+test('a server error while online is said as such and retried on its own, honouring Retry-After', async ({
+  page,
+}) => {
+  await setPrompt('video', 'Before the server hiccup');
+  const grant = await signInApi(proxy.url, E2E_ADMIN.account, E2E_ADMIN.password);
+  await openSignedIn(page, proxy.url, grant, '#/prompt-management');
+  await waitForServiceWorker(page);
+  await expect(page.getByTestId('prompt-content-video')).toHaveText('Before the server hiccup');
+  const before = proxy.writes.length;
+
+  proxy.failWrites(1, 503, 1);
+  const card = page.getByTestId('prompt-card-video');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByRole('textbox').fill('Saved after the server came back');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(
+    page.getByText(
+      'The server could not save it right now (Service temporarily unavailable). The change is kept and will be sent again automatically.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByText('Saved offline; it will be sent when the connection is back')).toHaveCount(0);
+  await expect(page.getByTestId('online-indicator')).toHaveAttribute('data-online', 'true');
+
+  // No reconnect, no reload, no new save: the retry alone sends it.
+  await expect(page.getByTestId('prompt-pending-video')).toHaveCount(0, { timeout: 20_000 });
+  const writes = proxy.writes.slice(before);
+  expect(writes.map((w) => w.status)).toEqual([503, 200]);
+  expect(new Set(writes.map((w) => w.key)).size).toBe(1);
+  const server = await apiCall<{ content: string }>(proxy.url, 'GET', '/prompts/video/', adminToken);
+  expect(server.data.content).toBe('Saved after the server came back');
 });
 
 test('a change refused on replay shows the server message and keeps the text', async ({ page }) => {
@@ -144,44 +206,146 @@ test('a change refused on replay shows the server message and keeps the text', a
   await setPrompt('moments', 'Copy written by a colleague');
   await proxy.restore();
 
-  await expect(page.getByTestId('prompt-refused-moments')).toContainText('A prompt of this type already exists; edit it instead', { timeout: 20_000 });
-  await expect(page.getByTestId('prompt-refused-moments')).toContainText('My offline moments copy: breathable summer linen');
+  await expect(page.getByTestId('prompt-refused-moments')).toContainText(
+    'A prompt of this type already exists; edit it instead',
+    { timeout: 20_000 },
+  );
+  await expect(page.getByTestId('prompt-refused-moments')).toContainText(
+    'My offline moments copy: breathable summer linen',
+  );
   await expect(page.getByTestId('prompt-content-moments')).toHaveText('Copy written by a colleague');
-  await page.getByTestId('prompt-refused-moments').getByRole('button', { name: 'Edit again with my text' }).click();
+  await page
+    .getByTestId('prompt-refused-moments')
+    .getByRole('button', { name: 'Edit again with my text' })
+    .click();
   await expect(card.getByRole('textbox')).toHaveValue('My offline moments copy: breathable summer linen');
   await card.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByTestId('prompt-content-moments')).toHaveText('My offline moments copy: breathable summer linen');
+  await expect(page.getByTestId('prompt-content-moments')).toHaveText(
+    'My offline moments copy: breathable summer linen',
+  );
 });
 
-test('logout leaves no IndexedDB data or user caches of that user', async ({ page }) => {
+/** Not precached, so the service worker's media rule caches it and Workbox records its last use. */
+const MEDIA = '/screenshots/narrow.png';
+
+test('logout leaves no IndexedDB data or cache entries of that user', async ({ page }) => {
   await setPrompt('image', 'Image prompt for the logout test');
   const grant = await signInApi(proxy.url, E2E_ADMIN.account, E2E_ADMIN.password);
+  const userKey = `id:${grant.user.id}`;
   await openSignedIn(page, proxy.url, grant, '#/prompt-management');
   await waitForServiceWorker(page);
   await expect(page.getByTestId('prompt-content-image')).toBeVisible();
-  await waitForPersistedCache(page, `id:${grant.user.id}`);
-  // A queued change and a cached media file of this user, to see them go too.
-  await proxy.cut();
-  const card = page.getByTestId('prompt-card-image');
-  await card.getByRole('button', { name: 'Edit' }).click();
-  await card.getByRole('textbox').fill('Unsent change');
-  await card.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByTestId('prompt-pending-image')).toBeVisible();
-  await proxy.restore();
-  await page.evaluate(async () => {
-    const cache = await caches.open('loom-user-media');
-    await cache.put('/files/thumb/1.webp', new Response(new Blob(['x'], { type: 'image/webp' })));
-  });
-  const filled = await storedData(page);
-  expect(filled.stores['query-cache']?.count).toBe(1);
-  expect(filled.caches).toContain('loom-user-media');
+  await waitForPersistedCache(page, userKey);
+  await showImage(page, MEDIA);
+  await waitForCachedMedia(page, MEDIA);
 
-  await page.goto(`${proxy.url}/#/settings`);
-  await page.getByTestId('logout').click();
-  await page.getByRole('dialog').getByRole('button', { name: /log out|sign out/i }).click();
-  await expect(page.getByTestId('login-page')).toBeVisible();
-  const after = await storedData(page);
-  for (const [name, store] of Object.entries(after.stores)) expect(store.count, name).toBe(0);
-  expect(after.caches.filter((n) => n.startsWith('loom-user-'))).toEqual([]);
-  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  // A queued change of this user, still waiting when they log out (offline).
+  await proxy.cut();
+  try {
+    const card = page.getByTestId('prompt-card-image');
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await card.getByRole('textbox').fill('Unsent change of the logged-out user');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('prompt-pending-image')).toBeVisible();
+    const filled = await storedData(page);
+    expect(filled.stores.outbox).toEqual({ count: 1, userKeys: [userKey] });
+    expect(filled.stores['query-cache']?.userKeys).toEqual([userKey]);
+    const needles = [userKey, 'Unsent change of the logged-out user', MEDIA];
+    expect((await tracesOf(page, needles)).traces).toEqual(
+      expect.arrayContaining([
+        `loom-studio/outbox: ${userKey}`,
+        `workbox-expiration/cache-entries: ${MEDIA}`,
+        `cache loom-user-media: ${MEDIA}`,
+      ]),
+    );
+
+    await page.goto(`${proxy.url}/#/settings`);
+    await page.getByTestId('logout').click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /log out|sign out/i })
+      .click();
+    await expect(page.getByTestId('login-page')).toBeVisible();
+    const after = await tracesOf(page, needles);
+    expect(after.databases).toContain('loom-studio');
+    expect(after.traces).toEqual([]);
+    const stores = (await storedData(page)).stores;
+    for (const [name, store] of Object.entries(stores)) expect(store.count, name).toBe(0);
+    expect((await page.evaluate(() => caches.keys())).filter((n) => n.startsWith('loom-user-'))).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  } finally {
+    await proxy.restore();
+  }
+});
+
+test("account switch: A's expired session, then B signs in: nothing of A remains and A's edit is never sent as B", async ({
+  page,
+}) => {
+  await setPrompt('moments', 'Moments copy before the switch');
+  const suffix = Date.now().toString(36);
+  const accounts = [`e2e-switch-a-${suffix}`, `e2e-switch-b-${suffix}`];
+  for (const account of accounts) {
+    const created = await apiCall(server.url, 'POST', '/users/', adminToken, {
+      account,
+      password: 'switch-pass-1',
+      user_level: 'ADMIN',
+      display_name: account,
+      phone: `137${String(Date.now()).slice(-8)}`,
+      international_code: '86',
+      wechat_account: account,
+    });
+    expect(created.status, created.message).toBe(200);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const [accountA, accountB] = accounts as [string, string];
+  const grantA = await signInApi(proxy.url, accountA, 'switch-pass-1');
+  const keyA = `id:${grantA.user.id}`;
+  await openSignedIn(page, proxy.url, grantA, '#/prompt-management');
+  await waitForServiceWorker(page);
+  await expect(page.getByTestId('prompt-content-moments')).toHaveText('Moments copy before the switch');
+  await waitForPersistedCache(page, keyA);
+  await showImage(page, MEDIA);
+  await waitForCachedMedia(page, MEDIA);
+  const writesBefore = proxy.writes.length;
+
+  // A queues an edit offline.
+  await proxy.cut();
+  const card = page.getByTestId('prompt-card-moments');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByRole('textbox').fill('Edit queued by A');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('prompt-pending-moments')).toBeVisible();
+  expect((await storedData(page)).stores.outbox).toEqual({ count: 1, userKeys: [keyA] });
+
+  // A's session expires (access and refresh tokens no longer valid), then the connection is back.
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'expired.or.forged');
+    localStorage.setItem('refreshToken', 'revoked-refresh-token');
+  });
+  await proxy.restore();
+  await page.reload();
+  await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
+
+  // B signs in on the same browser.
+  await page.getByTestId('login-username').fill(accountB);
+  await page.getByTestId('login-password').fill('switch-pass-1');
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/#\/$/);
+  await page.goto(`${proxy.url}/#/prompt-management`);
+  await expect(page.getByTestId('prompt-content-moments')).toHaveText('Moments copy before the switch');
+  await page.waitForTimeout(1500);
+
+  const left = await tracesOf(page, [keyA, 'Edit queued by A', MEDIA]);
+  expect(left.traces).toEqual([]);
+  // A's edit was never applied, under any session.
+  const aWrites = proxy.writes.slice(writesBefore);
+  expect(aWrites.filter((w) => w.status >= 200 && w.status < 300)).toEqual([]);
+  const serverSide = await apiCall<{ content: string; updated_by: string }>(
+    proxy.url,
+    'GET',
+    '/prompts/moments/',
+    adminToken,
+  );
+  expect(serverSide.data.content).toBe('Moments copy before the switch');
+  await expect(page.getByTestId('prompt-pending-moments')).toHaveCount(0);
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyRequest, isAppNavigation, PRECACHE_IGNORES, type RequestFacts } from '../../../src/sw/routes';
+import {
+  CACHE_NAMES,
+  classifyRequest,
+  isAppNavigation,
+  PRECACHE_IGNORES,
+  USER_CACHE_PREFIX,
+  type RequestFacts,
+} from '../../../src/sw/routes';
 
 const origin = 'https://studio.example';
 const req = (path: string, extra: Partial<RequestFacts> = {}): RequestFacts => ({
@@ -19,7 +26,17 @@ describe('service worker routing rules', () => {
   });
 
   it('never treats API paths or files as navigations', () => {
-    for (const path of ['/api', '/api/prompts/', '/image-api/regenerate-stream', '/upscale-api/models', '/third-api/x', '/sw.js', '/manifest.webmanifest', '/assets/index-abc123.js', '/config.json']) {
+    for (const path of [
+      '/api',
+      '/api/prompts/',
+      '/image-api/regenerate-stream',
+      '/upscale-api/models',
+      '/third-api/x',
+      '/sw.js',
+      '/manifest.webmanifest',
+      '/assets/index-abc123.js',
+      '/config.json',
+    ]) {
       expect(kind(path, { mode: 'navigate', destination: 'document' })).toBe('passthrough');
     }
     expect(isAppNavigation('/apiary')).toBe(true);
@@ -55,6 +72,20 @@ describe('service worker routing rules', () => {
   });
 
   it('keeps heavy and runtime-cached files out of the precache', () => {
-    expect(PRECACHE_IGNORES).toEqual(expect.arrayContaining(['**/*.map', '**/*.wasm', '**/*.onnx', 'assets/zh-CN-*.js', 'assets/id-ID-*.js']));
+    expect(PRECACHE_IGNORES).toEqual(
+      expect.arrayContaining([
+        '**/*.map',
+        '**/*.wasm',
+        '**/*.onnx',
+        'assets/zh-CN-*.js',
+        'assets/id-ID-*.js',
+      ]),
+    );
+  });
+
+  it('keeps media in a user cache (wiped on logout), and nothing else there', () => {
+    expect(CACHE_NAMES.media.startsWith(USER_CACHE_PREFIX)).toBe(true);
+    expect(CACHE_NAMES.locales.startsWith(USER_CACHE_PREFIX)).toBe(false);
+    expect(CACHE_NAMES.config.startsWith(USER_CACHE_PREFIX)).toBe(false);
   });
 });
