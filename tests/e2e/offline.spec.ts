@@ -294,7 +294,7 @@ test("account switch: A's expired session, then B signs in: nothing of A remains
       international_code: '86',
       wechat_account: account,
     });
-    expect(created.status, created.message).toBe(200);
+    expect(created.status, created.message).toBe(201);
     await new Promise((r) => setTimeout(r, 5));
   }
   const [accountA, accountB] = accounts as [string, string];
