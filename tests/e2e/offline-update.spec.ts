@@ -51,6 +51,11 @@ test('a second build triggers the update toast, and the reload happens only when
   const firstBuild = await workerBuild(page);
   expect(firstBuild).not.toBe('e2e-second-build');
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  // A second tab of the same app, as on a shared tablet.
+  const tabB = await page.context().newPage();
+  await tabB.goto(`${server.url}/#/prompt-management`);
+  await expect(tabB.getByRole('heading', { name: 'Prompt management' })).toBeVisible();
+  await tabB.evaluate(() => ((window as unknown as { marker: number }).marker = 2));
 
   // Deploy build 2 over build 1, as a server update would.
   for (const entry of readdirSync(served)) rmSync(path.join(served, entry), { recursive: true, force: true });
@@ -64,9 +69,25 @@ test('a second build triggers the update toast, and the reload happens only when
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
   expect(await workerBuild(page)).toBe(firstBuild);
 
-  await Promise.all([page.waitForEvent('framenavigated'), toast.getByRole('button', { name: 'Reload' }).click()]);
+  await Promise.all([
+    page.waitForEvent('framenavigated'),
+    toast.getByRole('button', { name: 'Reload' }).click(),
+  ]);
   await expect(page.getByRole('heading', { name: 'Prompt management' })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBeUndefined();
   await waitForServiceWorker(page);
   expect(await workerBuild(page)).toBe('e2e-second-build');
+
+  // Tab B was switched to the new worker by tab A's Reload but kept its page; nothing waits any
+  // more, and its own Reload must still reload (not hang on "Reloading…").
+  const toastB = tabB.locator('[data-sonner-toast]').filter({ hasText: 'A new version is ready' });
+  await expect(toastB).toBeVisible();
+  expect(await tabB.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(2);
+  await Promise.all([
+    tabB.waitForEvent('framenavigated'),
+    toastB.getByRole('button', { name: 'Reload' }).click(),
+  ]);
+  await expect(tabB.getByRole('heading', { name: 'Prompt management' })).toBeVisible();
+  expect(await tabB.evaluate(() => (window as unknown as { marker?: number }).marker)).toBeUndefined();
+  expect(await workerBuild(tabB)).toBe('e2e-second-build');
 });
