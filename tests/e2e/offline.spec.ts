@@ -278,6 +278,47 @@ test('logout leaves no IndexedDB data or cache entries of that user', async ({ p
   }
 });
 
+test('an expired session keeps the edit queued offline: the same designer signs in again and it is sent once', async ({
+  page,
+}) => {
+  await setPrompt('moments', 'Moments copy before the expiry');
+  const grant = await signInApi(proxy.url, E2E_ADMIN.account, E2E_ADMIN.password);
+  await openSignedIn(page, proxy.url, grant, '#/prompt-management');
+  await waitForServiceWorker(page);
+  await expect(page.getByTestId('prompt-content-moments')).toHaveText('Moments copy before the expiry');
+  await waitForPersistedCache(page, `id:${grant.user.id}`);
+  const writesBefore = proxy.writes.length;
+
+  await proxy.cut();
+  const card = page.getByTestId('prompt-card-moments');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByRole('textbox').fill('Edit that outlives the session');
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('prompt-pending-moments')).toBeVisible();
+
+  // Both tokens stop working while the connection is away; back online, the replay meets a 401.
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'expired.or.forged');
+    localStorage.setItem('refreshToken', 'revoked-refresh-token');
+  });
+  await proxy.restore();
+  await page.reload();
+  await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
+  expect((await storedData(page)).stores.outbox.count).toBe(1);
+
+  await page.getByTestId('login-username').fill(E2E_ADMIN.account);
+  await page.getByTestId('login-password').fill(E2E_ADMIN.password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/#\/$/);
+  await expect.poll(async () => (await storedData(page)).stores.outbox.count, { timeout: 20_000 }).toBe(0);
+  const applied = proxy.writes
+    .slice(writesBefore)
+    .filter((w) => w.status >= 200 && w.status < 300 && !w.replayed);
+  expect(applied).toHaveLength(1);
+  const serverSide = await apiCall<{ content: string }>(proxy.url, 'GET', '/prompts/moments/', adminToken);
+  expect(serverSide.data.content).toBe('Edit that outlives the session');
+});
+
 test("account switch: A's expired session, then B signs in: nothing of A remains and A's edit is never sent as B", async ({
   page,
 }) => {

@@ -9,6 +9,7 @@ import { beginWork } from '../offline/busy-work';
 import { onReconnect } from '../offline/online-status';
 import { currentUserKey } from '../offline/user-key';
 import { registerLogoutCleanup } from '../session/logout-cleanup';
+import { onSessionExpired } from '../session/session-events';
 import { getSession, subscribeSession } from '../session/session-store';
 import type { QueueAuth, QueueSnapshot, UpscaleQueueApi } from '../../workers/upscale-queue/protocol';
 import { QUEUE, openUpscaleDb } from '../../workers/upscale-queue/upscale-db';
@@ -136,10 +137,8 @@ export function subscribeQueue(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-// Logout on a shared tablet: stop the batch at once. The records themselves go with the
-// offline core's wipe of this user's IndexedDB data.
-registerLogoutCleanup(async () => {
-  if (starting) {
+async function stopWorker(wipe: boolean): Promise<void> {
+  if (wipe && starting) {
     const queue = await starting.catch(() => null);
     await queue?.wipe();
   }
@@ -147,4 +146,11 @@ registerLogoutCleanup(async () => {
   starting = null;
   lastAuth = '';
   setSnapshot(EMPTY);
-});
+}
+
+// Logout on a shared tablet: stop the batch at once. The records themselves go with the
+// offline core's wipe of this user's IndexedDB data.
+registerLogoutCleanup(() => stopWorker(true));
+// An expired session stops sending (every request would be refused) but keeps the batch: the
+// same designer signing in again resumes it; another account's sign-in wipes it.
+onSessionExpired(() => void stopWorker(false));
