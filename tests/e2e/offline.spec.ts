@@ -304,13 +304,13 @@ test('an expired session keeps the edit queued offline: the same designer signs 
   await proxy.restore();
   await page.reload();
   await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
-  expect((await storedData(page)).stores.outbox.count).toBe(1);
+  expect((await storedData(page)).stores.outbox?.count).toBe(1);
 
   await page.getByTestId('login-username').fill(E2E_ADMIN.account);
   await page.getByTestId('login-password').fill(E2E_ADMIN.password);
   await page.getByTestId('login-submit').click();
   await expect(page).toHaveURL(/#\/$/);
-  await expect.poll(async () => (await storedData(page)).stores.outbox.count, { timeout: 20_000 }).toBe(0);
+  await expect.poll(async () => (await storedData(page)).stores.outbox?.count, { timeout: 20_000 }).toBe(0);
   const applied = proxy.writes
     .slice(writesBefore)
     .filter((w) => w.status >= 200 && w.status < 300 && !w.replayed);

@@ -14,10 +14,26 @@ export interface StorageFigures {
 type EvictionListener = (report: EvictionReport) => void;
 const evictionListeners = new Set<EvictionListener>();
 
+// Workers (the upscale queue) evict too, but have no UI: their reports reach the pages over a
+// channel, which the first page-side subscriber opens.
+const EVICTION_CHANNEL = 'loom-storage-evictions';
+let pageChannel: BroadcastChannel | null = null;
+
 /** The UI subscribes to say what was removed (or that nothing could be). */
 export function onMediaEvicted(listener: EvictionListener): () => void {
   evictionListeners.add(listener);
+  if (!pageChannel && typeof BroadcastChannel !== 'undefined') {
+    pageChannel = new BroadcastChannel(EVICTION_CHANNEL);
+    pageChannel.onmessage = (event: MessageEvent<EvictionReport>) => reportEviction(event.data);
+  }
   return () => evictionListeners.delete(listener);
+}
+
+function announceEviction(report: EvictionReport): void {
+  if ('document' in globalThis || typeof BroadcastChannel === 'undefined') return reportEviction(report);
+  const channel = new BroadcastChannel(EVICTION_CHANNEL);
+  channel.postMessage(report);
+  channel.close();
 }
 
 /** Also used for the service worker's own evictions, reported to the page by message. */
@@ -40,7 +56,7 @@ export async function withQuotaRecovery<T>(write: () => Promise<T>, neededBytes 
   } catch (error) {
     if (!isQuotaError(error)) throw error;
     const report = await evictLeastRecentlyUsed(Math.max(neededBytes, MIN_EVICTION_BYTES));
-    reportEviction(report);
+    announceEviction(report);
     if (report.results + report.media === 0) throw error;
     return write();
   }

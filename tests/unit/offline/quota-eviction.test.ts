@@ -225,4 +225,17 @@ describe('quota recovery', () => {
     expect(await storage.keys()).toEqual(['loom-locales']);
     expect(await expirationUrls()).toEqual([`${ORIGIN}/locales/en-US.json`]);
   });
+
+  it('hears what a worker evicted: its report comes over the storage channel', async () => {
+    const heard: EvictionReport[] = [];
+    const stop = onMediaEvicted((report) => heard.push(report));
+    try {
+      const worker = new BroadcastChannel('loom-storage-evictions');
+      worker.postMessage({ results: 2, media: 1, freedBytes: 3 * MB });
+      worker.close();
+      await expect.poll(() => heard).toEqual([{ results: 2, media: 1, freedBytes: 3 * MB }]);
+    } finally {
+      stop();
+    }
+  });
 });

@@ -1,12 +1,13 @@
 // Turns dropped, picked, pasted or photographed files into stored sources plus a list of the
 // rejected ones with their reasons. Files are checked one at a time by their first bytes.
+import { isQuotaError } from '../../../lib/db/quota';
 import type { FileStore, StoredFile } from './file-store';
 import { validateUpload, type RejectReason } from './upload-validation';
 
 export interface Rejected {
   name: string;
   size: number;
-  reason: RejectReason;
+  reason: RejectReason | 'storage-full';
 }
 
 export interface AddResult {
@@ -39,7 +40,13 @@ export async function addFiles(
       blob: file,
       addedAt: now(),
     };
-    await store.put(stored);
+    try {
+      await store.put(stored);
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+      rejected.push({ name, size: file.size, reason: 'storage-full' });
+      continue;
+    }
     added.push(stored);
   }
   return { added, rejected };

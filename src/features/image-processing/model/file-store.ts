@@ -1,6 +1,7 @@
 // The source images a user added, kept in IndexedDB so a reload keeps them. Name and type are
 // stored next to the Blob because a stored File may come back as a plain Blob. The page also keeps
 // the noise estimate on the record (the queue worker never reads it), so a reload keeps it.
+import { withQuotaRecovery } from '../../../lib/db/quota';
 import { FILES, RESULTS, openUpscaleDb, type StoredFile } from '../../../workers/upscale-queue/upscale-db';
 import { readStoredNoise, type StoredNoise } from './stored-noise';
 
@@ -32,7 +33,8 @@ export const idbFileStore: FileStore = {
   },
   async put(file) {
     const db = await openUpscaleDb();
-    await db.put(FILES, file);
+    // A full disk evicts finished results and cached media first, then tries once more.
+    await withQuotaRecovery(() => db.put(FILES, file), file.size);
   },
   async patch(id, patch) {
     const db = await openUpscaleDb();

@@ -35,6 +35,9 @@ export function readSettings(storage: Pick<Storage, 'getItem'> = localStorage): 
   }
 }
 
-export function writeSettings(settings: UpscaleSettings, storage: Pick<Storage, 'setItem'> = localStorage): void {
+export function writeSettings(
+  settings: UpscaleSettings,
+  storage: Pick<Storage, 'setItem'> = localStorage,
+): void {
   storage.setItem(KEY, JSON.stringify(settings));
 }
