@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  MAX_CODE_ATTEMPTS,
+  createVerificationCodes,
+  phoneKey,
+} from '../../server/modules/auth/verification-codes.js';
 import { databaseKinds } from './helpers/databases.js';
 import { lastCodeFor, readOutbox } from './helpers/outbox.js';
 import { ADMIN, createTestApp, type TestApp } from './helpers/test-app.js';
@@ -25,7 +30,11 @@ for (const db of databaseKinds) {
         expect(r.body).toMatchObject({ success: true, code: 200 });
         expect(r.body.data.token.split('.')).toHaveLength(3);
         expect(r.body.data.refresh_token.length).toBeGreaterThan(30);
-        expect(r.body.data.user).toMatchObject({ account: ADMIN.account, user_level: 'ADMIN', disabled: false });
+        expect(r.body.data.user).toMatchObject({
+          account: ADMIN.account,
+          user_level: 'ADMIN',
+          disabled: false,
+        });
         expect(r.body.data.user).not.toHaveProperty('password_hash');
         const profile = await t.call('GET', '/api/user/profile', { token: r.body.data.token });
         expect(profile.status).toBe(200);
@@ -42,8 +51,12 @@ for (const db of databaseKinds) {
       });
 
       it('answers a wrong password and an unknown account alike', async () => {
-        const wrong = await t.call('POST', '/api/auth/login-password', { body: { account: ADMIN.account, password: 'nope-nope' } });
-        const unknown = await t.call('POST', '/api/auth/login-password', { body: { account: 'nobody-here', password: 'nope-nope' } });
+        const wrong = await t.call('POST', '/api/auth/login-password', {
+          body: { account: ADMIN.account, password: 'nope-nope' },
+        });
+        const unknown = await t.call('POST', '/api/auth/login-password', {
+          body: { account: 'nobody-here', password: 'nope-nope' },
+        });
         expect(wrong.status).toBe(400);
         expect(unknown.status).toBe(400);
         expect(wrong.body).toEqual(unknown.body);
@@ -53,18 +66,29 @@ for (const db of databaseKinds) {
       it('refuses a disabled user, and its live token stops working at once', async () => {
         const user = await t.createUser('DESIGNER');
         expect((await t.call('GET', '/api/user/profile', { token: user.token })).status).toBe(200);
-        const disable = await t.call('PUT', `/api/users/${user.id}/`, { token: await t.adminToken(), body: { disabled: true } });
+        const disable = await t.call('PUT', `/api/users/${user.id}/`, {
+          token: await t.adminToken(),
+          body: { disabled: true },
+        });
         expect(disable.status).toBe(200);
         const after = await t.call('GET', '/api/user/profile', { token: user.token });
         expect(after.status).toBe(401);
-        expect(after.body).toMatchObject({ success: false, code: 401, message: 'Login expired, please log in again' });
-        const login = await t.call('POST', '/api/auth/login-password', { body: { account: user.account, password: user.password } });
+        expect(after.body).toMatchObject({
+          success: false,
+          code: 401,
+          message: 'Login expired, please log in again',
+        });
+        const login = await t.call('POST', '/api/auth/login-password', {
+          body: { account: user.account, password: user.password },
+        });
         expect(login.status).toBe(403);
         expect(login.body.success).toBe(false);
       });
 
       it('rejects a missing field with per-field details', async () => {
-        const r = await t.call<{ errors: { field: string }[] }>('POST', '/api/auth/login-password', { body: { account: '  ' } });
+        const r = await t.call<{ errors: { field: string }[] }>('POST', '/api/auth/login-password', {
+          body: { account: '  ' },
+        });
         expect(r.status).toBe(400);
         expect(r.body.data.errors.map((e) => e.field).sort()).toEqual(['account', 'password']);
       });
@@ -86,7 +110,9 @@ for (const db of databaseKinds) {
     describe('SmartLink (WeChat account)', () => {
       it('signs in with wechat_account and password, and refuses a wrong one', async () => {
         const user = await t.createUser('GENERAL', { wechat_account: `wx-${Date.now()}` });
-        const me = await t.call<{ wechat_account: string }>('GET', '/api/user/profile', { token: user.token });
+        const me = await t.call<{ wechat_account: string }>('GET', '/api/user/profile', {
+          token: user.token,
+        });
         const ok = await t.call<Grant>('POST', '/api/auth/login-wechat', {
           body: { wechat_account: me.body.data.wechat_account, password: user.password },
         });
@@ -106,7 +132,9 @@ for (const db of databaseKinds) {
       it('sends a 6-digit code to the outbox and signs in with it once', async () => {
         const p = nextPhone();
         await t.createUser('DESIGNER', { phone: p });
-        const sent = await t.call('POST', '/api/auth/send-code', { body: { phone: p, international_code: '86' } });
+        const sent = await t.call('POST', '/api/auth/send-code', {
+          body: { phone: p, international_code: '86' },
+        });
         expect(sent.status).toBe(200);
         expect(sent.body.data).toEqual({ expires_in: 300, resend_after: 60 });
         const code = lastCodeFor(t.dataDir, p);
@@ -138,6 +166,35 @@ for (const db of databaseKinds) {
         }
         const right = await t.call('POST', '/api/auth/login', { body: { phone: p, code } });
         expect(right.status).toBe(400);
+      });
+
+      it('counts parallel wrong guesses one by one: never more than five are compared', async () => {
+        const codes = createVerificationCodes(t.app.db.kysely, t.config.jwtSecret, () => new Date());
+        const key = phoneKey('86', nextPhone());
+        const issued = await codes.issue(key);
+        if (!issued.ok) throw new Error('code not issued');
+        const wrong = issued.code === '000000' ? '111111' : '000000';
+        const results = await Promise.all(Array.from({ length: 12 }, () => codes.consume(key, wrong)));
+        expect(results.every((ok) => !ok)).toBe(true);
+        const row = await t.app.db.kysely
+          .selectFrom('verification_codes')
+          .select(['attempts', 'consumed_at'])
+          .where('id', '=', issued.id)
+          .executeTakeFirstOrThrow();
+        expect(row.attempts).toBe(MAX_CODE_ATTEMPTS);
+        expect(row.consumed_at).not.toBeNull();
+        expect(await codes.consume(key, issued.code)).toBe(false);
+      });
+
+      it('lets the right code through once even when it races wrong guesses', async () => {
+        const codes = createVerificationCodes(t.app.db.kysely, t.config.jwtSecret, () => new Date());
+        const key = phoneKey('86', nextPhone());
+        const issued = await codes.issue(key);
+        if (!issued.ok) throw new Error('code not issued');
+        const wrong = issued.code === '000000' ? '111111' : '000000';
+        const guesses = [wrong, issued.code, wrong, issued.code, wrong];
+        const results = await Promise.all(guesses.map((g) => codes.consume(key, g)));
+        expect(results.filter(Boolean)).toHaveLength(1);
       });
 
       it('refuses an expired code', async () => {
@@ -184,21 +241,31 @@ for (const db of databaseKinds) {
 
       it('requires a phone to send a code and a 6-digit code to sign in', async () => {
         expect((await t.call('POST', '/api/auth/send-code', { body: {} })).status).toBe(400);
-        expect((await t.call('POST', '/api/auth/login', { body: { phone: '13800000000', code: '12345' } })).status).toBe(400);
+        expect(
+          (await t.call('POST', '/api/auth/login', { body: { phone: '13800000000', code: '12345' } })).status,
+        ).toBe(400);
       });
     });
 
     describe('tokens', () => {
       it('rotates refresh tokens, and a reused one revokes the whole family', async () => {
         const first = await t.login(ADMIN.account, ADMIN.password);
-        const second = await t.call<Grant>('POST', '/api/user/refresh/', { body: { refresh_token: first.refresh_token } });
+        const second = await t.call<Grant>('POST', '/api/user/refresh/', {
+          body: { refresh_token: first.refresh_token },
+        });
         expect(second.status).toBe(200);
         expect(second.body.data.refresh_token).not.toBe(first.refresh_token);
-        expect((await t.call('GET', '/api/user/profile', { token: second.body.data.token })).status).toBe(200);
+        expect((await t.call('GET', '/api/user/profile', { token: second.body.data.token })).status).toBe(
+          200,
+        );
         // The first token again: a leak. Both it and its successor die.
-        const reuse = await t.call('POST', '/api/user/refresh/', { body: { refresh_token: first.refresh_token } });
+        const reuse = await t.call('POST', '/api/user/refresh/', {
+          body: { refresh_token: first.refresh_token },
+        });
         expect(reuse.status).toBe(401);
-        const successor = await t.call('POST', '/api/user/refresh/', { body: { refresh_token: second.body.data.refresh_token } });
+        const successor = await t.call('POST', '/api/user/refresh/', {
+          body: { refresh_token: second.body.data.refresh_token },
+        });
         expect(successor.status).toBe(401);
       });
 
@@ -207,10 +274,14 @@ for (const db of databaseKinds) {
         t.advance(61);
         const expired = await t.call('GET', '/api/user/profile', { token: s.token });
         expect(expired.status).toBe(401);
-        const refreshed = await t.call<Grant>('POST', '/api/user/refresh/', { body: { refresh_token: s.refresh_token } });
+        const refreshed = await t.call<Grant>('POST', '/api/user/refresh/', {
+          body: { refresh_token: s.refresh_token },
+        });
         expect(refreshed.status).toBe(200);
         t.advance(31 * 86_400);
-        const stale = await t.call('POST', '/api/user/refresh/', { body: { refresh_token: refreshed.body.data.refresh_token } });
+        const stale = await t.call('POST', '/api/user/refresh/', {
+          body: { refresh_token: refreshed.body.data.refresh_token },
+        });
         expect(stale.status).toBe(401);
       });
 
@@ -225,7 +296,9 @@ for (const db of databaseKinds) {
         const s = await t.login(ADMIN.account, ADMIN.password);
         const out = await t.call('POST', '/api/user/logout/', { body: { refresh_token: s.refresh_token } });
         expect(out.status).toBe(200);
-        expect((await t.call('POST', '/api/user/refresh/', { body: { refresh_token: s.refresh_token } })).status).toBe(401);
+        expect(
+          (await t.call('POST', '/api/user/refresh/', { body: { refresh_token: s.refresh_token } })).status,
+        ).toBe(401);
       });
     });
 
@@ -248,7 +321,10 @@ for (const db of databaseKinds) {
           body: { old_password: user.password, new_password: 'brand-new-pass' },
         });
         expect(ok.status).toBe(200);
-        expect((await t.call('POST', '/api/user/refresh/', { body: { refresh_token: other.refresh_token } })).status).toBe(401);
+        expect(
+          (await t.call('POST', '/api/user/refresh/', { body: { refresh_token: other.refresh_token } }))
+            .status,
+        ).toBe(401);
         await expect(t.login(user.account, 'brand-new-pass')).resolves.toHaveProperty('token');
       });
     });
@@ -263,7 +339,9 @@ for (const db of databaseKinds) {
 
     it('throttles failures per account with Retry-After, whatever the password', async () => {
       for (let i = 0; i < 3; i += 1) {
-        const r = await t.call('POST', '/api/auth/login-password', { body: { account: ADMIN.account, password: 'wrong-one' } });
+        const r = await t.call('POST', '/api/auth/login-password', {
+          body: { account: ADMIN.account, password: 'wrong-one' },
+        });
         expect(r.status).toBe(400);
       }
       const blocked = await t.call('POST', '/api/auth/login-password', { body: ADMIN });
@@ -297,7 +375,9 @@ for (const db of databaseKinds) {
       t.advance(121);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) {
-        statuses.push((await t.call('POST', '/api/auth/send-code', { body: { phone: `1370000000${i}` } })).status);
+        statuses.push(
+          (await t.call('POST', '/api/auth/send-code', { body: { phone: `1370000000${i}` } })).status,
+        );
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
     });

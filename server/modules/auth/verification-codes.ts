@@ -64,24 +64,30 @@ export function createVerificationCodes(db: Kysely<Database>, key: Uint8Array, n
     },
     async consume(phone: string, code: string): Promise<boolean> {
       const t = now().toISOString();
-      const row = await latestFor(phone);
-      if (!row || row.consumed_at || row.expires_at <= t || row.attempts >= MAX_CODE_ATTEMPTS) return false;
-      if (sameHash(row.code_hash, hashFor(phone, code))) {
-        const r = await db
-          .updateTable('verification_codes')
-          .set({ consumed_at: t })
-          .where('id', '=', row.id)
-          .where('consumed_at', 'is', null)
-          .executeTakeFirst();
-        return Number(r.numUpdatedRows) === 1;
-      }
-      const attempts = row.attempts + 1;
-      await db
+      const latest = await latestFor(phone);
+      if (!latest) return false;
+      // Take one of the five tries before comparing, in a single conditional update: parallel
+      // guesses each need their own row update, so no more than five are ever compared.
+      const taken = await db
         .updateTable('verification_codes')
-        .set({ attempts, ...(attempts >= MAX_CODE_ATTEMPTS ? { consumed_at: t } : {}) })
-        .where('id', '=', row.id)
-        .execute();
-      return false;
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', latest.id)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', t)
+        .where('attempts', '<', MAX_CODE_ATTEMPTS)
+        .returning(['attempts', 'code_hash'])
+        .executeTakeFirst();
+      if (!taken) return false;
+      const right = sameHash(taken.code_hash, hashFor(phone, code));
+      // A right code is spent; the fifth wrong try kills the code.
+      if (!right && taken.attempts < MAX_CODE_ATTEMPTS) return false;
+      const r = await db
+        .updateTable('verification_codes')
+        .set({ consumed_at: t })
+        .where('id', '=', latest.id)
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      return right && Number(r.numUpdatedRows) === 1;
     },
   };
 }
