@@ -23,13 +23,23 @@ for (const db of databaseKinds) {
     it('creates, reads, updates and deletes an account', async () => {
       const created = await t.call<UserView>('POST', '/api/users/', {
         token: admin,
-        body: { account: 'fabric-lead', password: 'secret-1', user_level: 'DESIGNER', display_name: 'Fabric Lead', phone: '13712345678' },
+        body: {
+          account: 'fabric-lead',
+          password: 'secret-1',
+          user_level: 'DESIGNER',
+          display_name: 'Fabric Lead',
+          phone: '13712345678',
+        },
       });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ success: true, code: 201 });
       const id = created.body.data.id;
       const read = await t.call<UserView>('GET', `/api/users/${id}/`, { token: admin });
-      expect(read.body.data).toMatchObject({ account: 'fabric-lead', user_level: 'DESIGNER', display_name: 'Fabric Lead' });
+      expect(read.body.data).toMatchObject({
+        account: 'fabric-lead',
+        user_level: 'DESIGNER',
+        display_name: 'Fabric Lead',
+      });
       // The trailing slash is optional, as clients differ.
       expect((await t.call('GET', `/api/users/${id}`, { token: admin })).status).toBe(200);
       const updated = await t.call<UserView>('PUT', `/api/users/${id}/`, {
@@ -44,7 +54,14 @@ for (const db of databaseKinds) {
 
     it('refuses a duplicate account, WeChat account or phone', async () => {
       const base = { password: 'secret-1', user_level: 'GENERAL' };
-      expect((await t.call('POST', '/api/users/', { token: admin, body: { ...base, account: 'dup-a', wechat_account: 'wx-dup', phone: '13800001111' } })).status).toBe(201);
+      expect(
+        (
+          await t.call('POST', '/api/users/', {
+            token: admin,
+            body: { ...base, account: 'dup-a', wechat_account: 'wx-dup', phone: '13800001111' },
+          })
+        ).status,
+      ).toBe(201);
       for (const body of [
         { ...base, account: 'dup-a' },
         { ...base, account: 'dup-b', wechat_account: 'wx-dup' },
@@ -67,7 +84,10 @@ for (const db of databaseKinds) {
 
     it('lists with pagination and search', async () => {
       for (let i = 0; i < 5; i += 1) {
-        await t.call('POST', '/api/users/', { token: admin, body: { account: `page-user-${i}`, password: 'secret-1', user_level: 'GENERAL' } });
+        await t.call('POST', '/api/users/', {
+          token: admin,
+          body: { account: `page-user-${i}`, password: 'secret-1', user_level: 'GENERAL' },
+        });
       }
       const page = await t.call<{ items: UserView[]; total: number; page: number; page_size: number }>(
         'GET',
@@ -78,6 +98,28 @@ for (const db of databaseKinds) {
       expect(page.body.data.total).toBe(5);
       expect(page.body.data.items.map((u) => u.account)).toEqual(['page-user-2', 'page-user-3']);
       expect(page.body.data).toMatchObject({ page: 2, page_size: 2 });
+    });
+
+    it('searches for %, _ and ! as plain characters', async () => {
+      for (const account of ['rate_100%', 'rateX100Y', 'hey!you', 'heyyou']) {
+        await t.call('POST', '/api/users/', {
+          token: admin,
+          body: { account, password: 'secret-1', user_level: 'GENERAL' },
+        });
+      }
+      const find = async (search: string) => {
+        const r = await t.call<{ items: UserView[] }>(
+          'GET',
+          `/api/users/?search=${encodeURIComponent(search)}`,
+          { token: admin },
+        );
+        expect(r.status).toBe(200);
+        return r.body.data.items.map((u) => u.account);
+      };
+      expect(await find('_100%')).toEqual(['rate_100%']);
+      expect(await find('e_1')).toEqual(['rate_100%']);
+      expect(await find('y!y')).toEqual(['hey!you']);
+      expect(await find('%')).toEqual(['rate_100%']);
     });
 
     it('lets nobody delete, disable or demote themselves', async () => {
@@ -102,7 +144,10 @@ for (const db of databaseKinds) {
       // With a second administrator, the first may be demoted by the second.
       const second = await t.createUser('ADMIN');
       const me = await t.call<UserView>('GET', '/api/user/profile', { token: admin });
-      const demote = await t.call('PUT', `/api/users/${me.body.data.id}/`, { token: second.token, body: { user_level: 'DESIGNER' } });
+      const demote = await t.call('PUT', `/api/users/${me.body.data.id}/`, {
+        token: second.token,
+        body: { user_level: 'DESIGNER' },
+      });
       expect(demote.status).toBe(200);
       // Now the second is the last one and cannot be disabled from the command line.
       expect(await runUserCommand(['disable', second.account], t.app.services, () => undefined)).toBe(1);
@@ -112,9 +157,17 @@ for (const db of databaseKinds) {
     it('runs the operator commands: create, list, reset-password, disable, enable', async () => {
       const out: string[] = [];
       const say = (l: string) => out.push(l);
-      expect(await runUserCommand(['create', 'cli-user', '--password', 'cli-pass-1', '--level', 'general'], t.app.services, say)).toBe(0);
+      expect(
+        await runUserCommand(
+          ['create', 'cli-user', '--password', 'cli-pass-1', '--level', 'general'],
+          t.app.services,
+          say,
+        ),
+      ).toBe(0);
       await expect(t.login('cli-user', 'cli-pass-1')).resolves.toHaveProperty('token');
-      expect(await runUserCommand(['reset-password', 'cli-user', '--password', 'cli-pass-2'], t.app.services, say)).toBe(0);
+      expect(
+        await runUserCommand(['reset-password', 'cli-user', '--password', 'cli-pass-2'], t.app.services, say),
+      ).toBe(0);
       await expect(t.login('cli-user', 'cli-pass-2')).resolves.toHaveProperty('token');
       expect(await runUserCommand(['disable', 'cli-user'], t.app.services, say)).toBe(0);
       await expect(t.login('cli-user', 'cli-pass-2')).rejects.toThrow(/403/);
@@ -131,7 +184,14 @@ for (const db of databaseKinds) {
         const list = await t.call('GET', '/api/users/', { token: u.token });
         expect(list.status).toBe(403);
         expect(list.body).toMatchObject({ success: false, code: 403, message: 'No permission' });
-        expect((await t.call('POST', '/api/users/', { token: u.token, body: { account: 'x', user_level: 'ADMIN' } })).status).toBe(403);
+        expect(
+          (
+            await t.call('POST', '/api/users/', {
+              token: u.token,
+              body: { account: 'x', user_level: 'ADMIN' },
+            })
+          ).status,
+        ).toBe(403);
         expect((await t.call('GET', '/api/user/profile', { token: u.token })).status).toBe(200);
       }
       expect((await t.call('GET', '/api/users/')).status).toBe(401);

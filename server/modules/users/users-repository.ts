@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { containsText } from '../../db/contains-pattern.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { UserRow } from './user-view.js';
 
@@ -58,13 +59,13 @@ export function createUsersRepository(db: Kysely<Database>, now: () => Date) {
     async list(page: number, pageSize: number, search: string | undefined) {
       let q = db.selectFrom('users');
       if (search) {
-        const like = `%${search.toLowerCase()}%`;
+        const text = search.toLowerCase();
         q = q.where((eb) =>
           eb.or([
-            eb(eb.fn('lower', ['account']), 'like', like),
-            eb(eb.fn('lower', ['display_name']), 'like', like),
-            eb(eb.fn('lower', ['wechat_account']), 'like', like),
-            eb('phone', 'like', like),
+            containsText(eb.fn<string>('lower', ['account']), text),
+            containsText(eb.fn<string | null>('lower', ['display_name']), text),
+            containsText(eb.fn<string | null>('lower', ['wechat_account']), text),
+            containsText(eb.ref('phone'), text),
           ]),
         );
       }
