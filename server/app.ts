@@ -87,15 +87,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   const authenticator = createAuthenticator(services.accessTokens, services.users);
+  const mainPrefix = mainApiPrefix(config.publicApi.main);
   await app.register(
     async (main) => {
       installEnvelopeErrors(main);
-      installAccessGuard(main, 'main', '/api', authenticator);
+      installAccessGuard(main, 'main', mainPrefix, authenticator);
       registerAuthRoutes(main, services.auth);
       registerUsersRoutes(main, services.usersAdmin);
       registerPromptsRoutes(main, services.prompts);
     },
-    { prefix: '/api' },
+    { prefix: mainPrefix },
   );
 
   // The upscale group lives here when UPSCALE_URL is a path; a full URL means its own host.
@@ -110,6 +111,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   await servePwa(app, config.staticDir);
   return app;
+}
+
+/**
+ * Where this server mounts the main group: MAIN_API_URL's path when it is a path; when it is
+ * another host's URL, still under /api, so this server can be that host (behind a proxy) too.
+ */
+function mainApiPrefix(main: string): string {
+  return main.startsWith('/') ? main.replace(/\/+$/, '') || '/api' : '/api';
 }
 
 function externalOrigins(config: AppConfig): string[] {

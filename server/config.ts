@@ -9,6 +9,14 @@ import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+// An API group's base URL as the PWA sees it: a path on this server or another host's URL.
+const apiBase = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(/^(\/|https?:\/\/)/, 'must be a path starting with / or an http(s):// URL')
+    .optional(),
+);
 const int = (def: number, min: number, max: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
 
@@ -31,7 +39,10 @@ const envSchema = z.object({
       .optional(),
   ),
   ADMIN_ACCOUNT: optionalString,
-  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(6, 'must be at least 6 characters').optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z.string().min(6, 'must be at least 6 characters').optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -50,9 +61,10 @@ const envSchema = z.object({
   ARGON2_MEMORY_KIB: int(19_456, 1024, 1_048_576),
   ARGON2_TIME_COST: int(2, 1, 20),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
-  UPSCALE_URL: optionalString,
-  IMAGE_API_URL: optionalString,
-  THIRD_API_URL: optionalString,
+  MAIN_API_URL: apiBase,
+  UPSCALE_URL: apiBase,
+  IMAGE_API_URL: apiBase,
+  THIRD_API_URL: apiBase,
   // Upscale service (embedded under UPSCALE_URL's path, or alone via server/upscale-main.ts).
   UPSCALE_PORT: int(8090, 0, 65535),
   MODELS_DIR: optionalString,
@@ -131,12 +143,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
     staticDir: path.resolve(e.STATIC_DIR),
-    sms: e.SMS_WEBHOOK_URL ? { kind: 'webhook', url: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN } : { kind: 'outbox' },
+    sms: e.SMS_WEBHOOK_URL
+      ? { kind: 'webhook', url: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN }
+      : { kind: 'outbox' },
     loginThrottle: { maxAttempts: e.LOGIN_MAX_ATTEMPTS, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     argon2: { memoryCost: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST },
     trustProxy: e.TRUST_PROXY === 'true',
     publicApi: {
-      main: '/api',
+      main: e.MAIN_API_URL ?? '/api',
       image: e.IMAGE_API_URL ?? '/image-api',
       upscale: e.UPSCALE_URL ?? '/upscale-api',
       third: e.THIRD_API_URL ?? '/third-api',
