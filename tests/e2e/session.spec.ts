@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { createUser, signInQuickly, storageOf } from './shell-helpers';
 
-test('logout asks first; cancel keeps the session, confirm clears storage and returns to /login', async ({ page, request }) => {
+test('logout asks first; cancel keeps the session, confirm clears storage and returns to /login', async ({
+  page,
+  request,
+}) => {
   const user = await createUser(request, 'ADMIN');
   await signInQuickly(page, request, user, '/#/settings');
   await page.evaluate(() => localStorage.setItem('language', 'en-US'));
@@ -17,7 +20,8 @@ test('logout asks first; cancel keeps the session, confirm clears storage and re
   await expect(page).toHaveURL(/#\/login$/);
   await expect(page.getByText('You have been logged out')).toBeVisible();
   const stored = await storageOf(page);
-  for (const key of ['token', 'refreshToken', 'isLoggedIn', 'username', 'userInfo']) expect(stored[key]).toBeUndefined();
+  for (const key of ['token', 'refreshToken', 'isLoggedIn', 'username', 'userInfo'])
+    expect(stored[key]).toBeUndefined();
   expect(stored.language).toBe('en-US');
   // The server revoked this device's refresh token.
   const refresh = await request.post('/api/user/refresh/', { data: { refresh_token: refreshToken } });
@@ -26,7 +30,33 @@ test('logout asks first; cancel keeps the session, confirm clears storage and re
   await expect(page).toHaveURL(/#\/login$/);
 });
 
-test('an expired session returns to /login with the notice after one refresh attempt', async ({ page, request }) => {
+test('logout clears this device even when the logout call fails', async ({ page, request }) => {
+  const user = await createUser(request, 'DESIGNER');
+  await signInQuickly(page, request, user, '/#/settings');
+  const refreshToken = (await storageOf(page)).refreshToken;
+  let attempted = 0;
+  await page.route('**/api/user/logout/', async (route) => {
+    attempted += 1;
+    await route.abort('connectionrefused');
+  });
+  await page.getByTestId('logout').click();
+  await page.getByRole('dialog', { name: 'Log out?' }).getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/#\/login$/);
+  expect(attempted).toBe(1);
+  const stored = await storageOf(page);
+  for (const key of ['token', 'refreshToken', 'isLoggedIn', 'username', 'userInfo'])
+    expect(stored[key]).toBeUndefined();
+  // The call really never reached the server: its refresh token still works there.
+  const refresh = await request.post('/api/user/refresh/', { data: { refresh_token: refreshToken } });
+  expect(refresh.status()).toBe(200);
+  await page.goto('/#/');
+  await expect(page).toHaveURL(/#\/login$/);
+});
+
+test('an expired session returns to /login with the notice after one refresh attempt', async ({
+  page,
+  request,
+}) => {
   const user = await createUser(request, 'GENERAL');
   await signInQuickly(page, request, user, '/#/settings');
   await expect(page.getByTestId('settings-profile')).toContainText(user.account);
@@ -47,7 +77,10 @@ test('an expired session returns to /login with the notice after one refresh att
   expect(stored.isLoggedIn).toBeUndefined();
 });
 
-test('a refused access token is refreshed silently and the refresh token rotates', async ({ page, request }) => {
+test('a refused access token is refreshed silently and the refresh token rotates', async ({
+  page,
+  request,
+}) => {
   const user = await createUser(request, 'GENERAL');
   await signInQuickly(page, request, user, '/#/settings');
   const before = await storageOf(page);

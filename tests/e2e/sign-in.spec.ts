@@ -24,7 +24,10 @@ test('account sign-in: banner, success toast, then / with the session stored', a
   expect(stored.token).toMatch(/^ey/);
   expect(stored.refreshToken).toBeTruthy();
   expect(stored.username).toBe(designer.account);
-  expect(JSON.parse(stored.userInfo ?? '{}')).toMatchObject({ account: designer.account, user_level: 'DESIGNER' });
+  expect(JSON.parse(stored.userInfo ?? '{}')).toMatchObject({
+    account: designer.account,
+    user_level: 'DESIGNER',
+  });
   // History was replaced: going back does not return to the sign-in screen.
   await page.goBack();
   await expect(page).not.toHaveURL(/#\/login/);
@@ -65,7 +68,12 @@ test('phone sign-in with the texted code; countdown; code capped at six digits',
   await page.goto('/#/login');
   await page.getByTestId('login-method').getByRole('radio', { name: 'Phone' }).click();
   await expect(page.getByTestId('login-country')).toHaveValue('86');
-  await expect(page.getByTestId('login-country').locator('option')).toHaveText([/\+86/, /\+84/, /\+66/, /\+62/]);
+  await expect(page.getByTestId('login-country').locator('option')).toHaveText([
+    /\+86/,
+    /\+84/,
+    /\+66/,
+    /\+62/,
+  ]);
   // A code needs a phone number.
   await page.getByTestId('send-code').click();
   await expect(page.getByText('Please enter your phone number')).toBeVisible();
@@ -88,6 +96,57 @@ test('phone sign-in with the texted code; countdown; code capped at six digits',
   await page.getByTestId('login-submit').click();
   await expect(page).toHaveURL(/#\/$/);
   await expect(page.getByTestId('home-greeting')).toContainText(general.displayName);
+});
+
+test('a refused code request is told in a toast, and the countdown follows Retry-After', async ({
+  page,
+  request,
+}) => {
+  const texter = await createUser(request, 'DESIGNER');
+  // The first code goes out before the page opens, so the page's own request comes too soon.
+  const first = await request.post('/api/auth/send-code', {
+    data: { phone: texter.phone, international_code: '86' },
+  });
+  expect(first.status()).toBe(200);
+  await page.goto('/#/login');
+  await page.getByTestId('login-method').getByRole('radio', { name: 'Phone' }).click();
+  await page.getByTestId('login-phone').fill(texter.phone);
+  // At least a second after the first send, so Retry-After is below the default 60 s.
+  await page.waitForTimeout(1000);
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/auth/send-code'));
+  await page.getByTestId('send-code').click();
+  const response = await refused;
+  expect(response.status()).toBe(429);
+  const retryAfter = Number(response.headers()['retry-after']);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThan(60);
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Failed to send verification code' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText(`Please wait ${retryAfter} s before requesting another code`);
+  const send = page.getByTestId('send-code');
+  await expect(send).toBeDisabled();
+  await expect(send).toHaveText(new RegExp(`^(${retryAfter}|${retryAfter - 1})s$`));
+  await expect(page.getByText(/^Code sent to/)).toHaveCount(0);
+});
+
+test('while signing in, the fields and the password visibility toggle are locked', async ({ page }) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/auth/login-password', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/#/login');
+  await page.getByTestId('login-username').fill(designer.account);
+  await page.getByTestId('login-password').fill('wrong-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-password')).toBeDisabled();
+  await expect(page.getByTestId('toggle-password')).toBeDisabled();
+  release();
+  await expect(page.getByTestId('login-error')).toBeVisible();
+  await expect(page.getByTestId('toggle-password')).toBeEnabled();
+  await page.getByTestId('toggle-password').click();
+  await expect(page.getByTestId('login-password')).toHaveAttribute('type', 'text');
 });
 
 test('SmartLink sign-in, and its failure told in a toast', async ({ page }) => {

@@ -15,7 +15,17 @@ interface Props extends FieldControlProps {
   testId?: string;
 }
 
-export function PasswordInput({ value, onChange, visible, onToggleVisible, disabled, placeholder, autoComplete = 'current-password', testId, ...control }: Props) {
+export function PasswordInput({
+  value,
+  onChange,
+  visible,
+  onToggleVisible,
+  disabled,
+  placeholder,
+  autoComplete = 'current-password',
+  testId,
+  ...control
+}: Props) {
   const { t } = useTranslation();
   return (
     <span className="input-affix">
@@ -34,6 +44,8 @@ export function PasswordInput({ value, onChange, visible, onToggleVisible, disab
         type="button"
         className="input-affix__button"
         onClick={onToggleVisible}
+        // Not while signing in: the field is locked, and revealing it then would change nothing.
+        disabled={disabled}
         aria-label={visible ? t('auth.hidePassword') : t('auth.showPassword')}
         aria-pressed={visible}
         data-testid="toggle-password"
