@@ -5,11 +5,23 @@ import { unwrapEnvelope } from '../../../src/lib/api/envelope';
 import { normalizeError, normalizeHttpFailure } from '../../../src/lib/api/normalize-error';
 
 // Messages are keys here, so the mapping itself is what is checked.
-const t = (key: string, options?: Record<string, unknown>) => (options ? `${key}:${JSON.stringify(options)}` : key);
+const t = (key: string, options?: Record<string, unknown>) =>
+  options ? `${key}:${JSON.stringify(options)}` : key;
 
-function httpError(status: number, data: unknown, url = '/user/profile', headers: Record<string, string> = {}): AxiosError {
+function httpError(
+  status: number,
+  data: unknown,
+  url = '/user/profile',
+  headers: Record<string, string> = {},
+): AxiosError {
   const config = { url, headers: new AxiosHeaders() } as InternalAxiosRequestConfig;
-  return new AxiosError('failed', 'ERR_BAD_RESPONSE', config, {}, { status, statusText: '', data, headers, config });
+  return new AxiosError(
+    'failed',
+    'ERR_BAD_RESPONSE',
+    config,
+    {},
+    { status, statusText: '', data, headers, config },
+  );
 }
 
 describe('HTTP failures (spec §8)', () => {
@@ -26,21 +38,33 @@ describe('HTTP failures (spec §8)', () => {
   });
 
   it('401 outside sign-in always reads "login expired"', () => {
-    const error = normalizeError(httpError(401, { success: false, code: 401, message: 'token bad', data: null }), t);
+    const error = normalizeError(
+      httpError(401, { success: false, code: 401, message: 'token bad', data: null }),
+      t,
+    );
     expect(error.message).toBe('errors.unauthorized');
     expect(error.status).toBe(401);
   });
 
   it('a sign-in call keeps the server text as received', () => {
     const body = { success: false, code: 400, message: 'Login failed, check your credentials', data: null };
-    expect(normalizeError(httpError(400, body, '/auth/login-password'), t).message).toBe('Login failed, check your credentials');
-    expect(normalizeError(httpError(401, { ...body, code: 401 }, '/auth/login'), t).message).toBe('Login failed, check your credentials');
+    expect(normalizeError(httpError(400, body, '/auth/login-password'), t).message).toBe(
+      'Login failed, check your credentials',
+    );
+    expect(normalizeError(httpError(401, { ...body, code: 401 }, '/auth/login'), t).message).toBe(
+      'Login failed, check your credentials',
+    );
   });
 
   it('server code, data, field errors and Retry-After are kept', () => {
     const error = normalizeHttpFailure(
       429,
-      { success: false, code: 429, message: 'slow down', data: { errors: [{ field: 'phone', message: 'bad' }, 'junk'] } },
+      {
+        success: false,
+        code: 429,
+        message: 'slow down',
+        data: { errors: [{ field: 'phone', message: 'bad' }, 'junk'] },
+      },
       t,
       { headers: { 'retry-after': '42' } },
     );
@@ -62,7 +86,11 @@ describe('other failures', () => {
   });
 
   it('anything else is code -1 unknown', () => {
-    expect(normalizeError(new Error('boom'), t)).toMatchObject({ kind: 'unknown', code: -1, message: 'errors.unknown' });
+    expect(normalizeError(new Error('boom'), t)).toMatchObject({
+      kind: 'unknown',
+      code: -1,
+      message: 'errors.unknown',
+    });
     expect(normalizeError('weird', t)).toMatchObject({ code: -1 });
   });
 
@@ -83,12 +111,12 @@ describe('envelope check', () => {
   });
 
   it('success false is a business failure with the server message, or the default', () => {
-    expect(() => unwrapEnvelope({ success: false, code: 1001, message: 'quota used up', data: null }, t)).toThrow('quota used up');
-    try {
-      unwrapEnvelope({ success: false, code: 1001, message: '', data: null }, t);
-    } catch (error) {
-      expect(error).toMatchObject({ kind: 'business', code: 1001, message: 'errors.businessFailed' });
-    }
+    expect(() =>
+      unwrapEnvelope({ success: false, code: 1001, message: 'quota used up', data: null }, t),
+    ).toThrow('quota used up');
+    expect(() => unwrapEnvelope({ success: false, code: 1001, message: '', data: null }, t)).toThrow(
+      expect.objectContaining({ kind: 'business', code: 1001, message: 'errors.businessFailed' }),
+    );
   });
 
   it('a body that is not an envelope is an unknown error', () => {
