@@ -9,6 +9,11 @@ import { queryClient } from './lib/query/query-client';
 import './lib/session/register-query-cleanup';
 import './app/styles/tokens.css';
 import './app/styles/base.css';
+// The start-up spinner in index.html is styled by these before any script runs (the build links
+// the entry CSS in <head>).
+import './components/spinner.css';
+import './components/full-screen-spinner.css';
+import './app/styles/boot-spinner.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

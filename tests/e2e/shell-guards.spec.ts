@@ -31,3 +31,44 @@ test.describe('route guards', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Image enhancement' })).toBeVisible();
   });
 });
+
+test.describe('start-up', () => {
+  test.use({ locale: 'vi-VN' });
+
+  test('a full-screen spinner with loading text in the detected language shows until the strings arrive', async ({
+    page,
+  }) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/vi-VN-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/#/login');
+    const boot = page.getByTestId('boot-spinner');
+    await expect(boot).toBeVisible();
+    // innerText: only the language shown counts (the others are display: none).
+    expect((await boot.innerText()).trim()).toBe('Đang tải…');
+    await expect(boot.locator('.spinner')).toBeVisible();
+    await expect(page.getByTestId('login-page')).toHaveCount(0);
+    release();
+    await expect(page.getByTestId('login-page')).toBeVisible();
+    await expect(boot).toHaveCount(0);
+  });
+
+  test('a stored language choice wins over the browser for the spinner text too', async ({ page }) => {
+    await page.goto('/config.json');
+    await page.evaluate(() => localStorage.setItem('language', 'th-TH'));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/th-TH-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/#/login');
+    await expect(page.getByTestId('boot-spinner')).toBeVisible();
+    expect((await page.getByTestId('boot-spinner').innerText()).trim()).toBe('กำลังโหลด…');
+    release();
+    await expect(page.getByTestId('login-page')).toBeVisible();
+  });
+});
