@@ -27,7 +27,9 @@ export function AppToaster() {
       closeButton
       containerAriaLabel={t('common.notifications')}
       toastOptions={{ closeButtonAriaLabel: t('common.close') }}
-      // Above the phone's bottom tab bar.
+      // Above the phone's bottom tab bar; app-shell.css sets the variable where tabs show on a
+      // screen wider than sonner's 600 px phone breakpoint (phones in landscape).
+      offset={{ bottom: 'var(--toast-offset-bottom, 24px)' }}
       mobileOffset={{ bottom: 'calc(76px + env(safe-area-inset-bottom))' }}
     />
   );

@@ -36,12 +36,18 @@ async function ok<T>(response: Awaited<ReturnType<APIRequestContext['post']>>): 
 }
 
 export async function adminToken(request: APIRequestContext): Promise<string> {
-  const data = await ok<{ token: string }>(await request.post('/api/auth/login-password', { data: E2E_ADMIN }));
+  const data = await ok<{ token: string }>(
+    await request.post('/api/auth/login-password', { data: E2E_ADMIN }),
+  );
   return data.token;
 }
 
 /** Creates an account of the given level with a phone number and a SmartLink (wechat) account. */
-export async function createUser(request: APIRequestContext, level: Level, token?: string): Promise<TestUser> {
+export async function createUser(
+  request: APIRequestContext,
+  level: Level,
+  token?: string,
+): Promise<TestUser> {
   const suffix = uniqueSuffix();
   const user: TestUser = {
     account: `e2e-${level.toLowerCase()}-${suffix}`,
@@ -69,9 +75,16 @@ export async function createUser(request: APIRequestContext, level: Level, token
 }
 
 /** Signs in through the API and puts the session where the PWA keeps it (spec §3 keys). */
-export async function signInQuickly(page: Page, request: APIRequestContext, user: Pick<TestUser, 'account' | 'password'>, at = '/#/'): Promise<void> {
+export async function signInQuickly(
+  page: Page,
+  request: APIRequestContext,
+  user: Pick<TestUser, 'account' | 'password'>,
+  at = '/#/',
+): Promise<void> {
   const grant = await ok<{ token: string; refresh_token: string; user: unknown }>(
-    await request.post('/api/auth/login-password', { data: { account: user.account, password: user.password } }),
+    await request.post('/api/auth/login-password', {
+      data: { account: user.account, password: user.password },
+    }),
   );
   // Written from a page outside the app, so the next navigation loads the app with the session.
   await page.goto('/config.json');
@@ -106,8 +119,14 @@ export const VIEWPORTS = [
   { name: '1024x768', width: 1024, height: 768 },
   { name: '768x1024', width: 768, height: 1024 },
   { name: '390x844', width: 390, height: 844 },
+  // A phone in landscape: wide like a tablet, but too short for the rail.
+  { name: '844x390', width: 844, height: 390 },
 ] as const;
 
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, animations: 'disabled', fullPage: false });
+  await page.screenshot({
+    path: `test-results/screenshots/${name}.png`,
+    animations: 'disabled',
+    fullPage: false,
+  });
 }

@@ -3,7 +3,15 @@ import { createUser, signInQuickly, type Level } from './shell-helpers';
 
 // Spec §2 main layout and §6: each role sees exactly its entries; the active entry is the exact path.
 const MENUS: Record<Level, string[]> = {
-  ADMIN: ['Home', 'Image processing', 'Video generation', 'Gemini-Banana', 'Prompt management', 'History', 'Settings'],
+  ADMIN: [
+    'Home',
+    'Image processing',
+    'Video generation',
+    'Gemini-Banana',
+    'Prompt management',
+    'History',
+    'Settings',
+  ],
   DESIGNER: ['Home', 'Image processing', 'Settings'],
   GENERAL: ['Home', 'Video generation', 'History', 'Settings'],
 };
@@ -32,7 +40,9 @@ test('without a known user only home and settings show', async ({ page, request 
   await page.route('**/api/user/profile', (route) => route.abort());
   await page.evaluate(() => localStorage.removeItem('userInfo'));
   await page.reload();
-  await expect(page.getByTestId('sidebar').getByRole('link')).toHaveText(['Home', 'Settings'], { useInnerText: true });
+  await expect(page.getByTestId('sidebar').getByRole('link')).toHaveText(['Home', 'Settings'], {
+    useInnerText: true,
+  });
 });
 
 test('phones get bottom tabs with 44 px targets; extra entries open from More', async ({ page, request }) => {
@@ -42,13 +52,64 @@ test('phones get bottom tabs with 44 px targets; extra entries open from More', 
   const nav = page.getByTestId('bottom-nav');
   await expect(page.getByTestId('sidebar')).toBeHidden();
   await expect(nav.locator('> ul > li')).toHaveCount(5);
-  for (const box of await nav.locator('.bottom-nav__tab').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()))) {
+  for (const box of await nav
+    .locator('.bottom-nav__tab')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()))) {
     expect(box.height).toBeGreaterThanOrEqual(44);
     expect(box.width).toBeGreaterThanOrEqual(44);
   }
   await nav.getByRole('button', { name: 'More' }).click();
   await nav.getByRole('link', { name: 'History' }).click();
   await expect(page).toHaveURL(/#\/history$/);
+  await expect(nav.getByRole('button', { name: 'More' })).toHaveClass(/is-active/);
+});
+
+test('phones in landscape get the bottom tabs, every target 44 px and on screen', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 844, height: 390 });
+  const user = await createUser(request, 'ADMIN');
+  await signInQuickly(page, request, user);
+  const nav = page.getByTestId('bottom-nav');
+  await expect(page.getByTestId('sidebar')).toBeHidden();
+  await expect(nav).toBeVisible();
+  await expect(nav.locator('> ul > li')).toHaveCount(5);
+  const targets = [
+    ...(await nav
+      .locator('.bottom-nav__tab')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))),
+  ];
+  targets.push(
+    ...(await page
+      .locator('.top-bar a')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))),
+  );
+  for (const box of targets) {
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.width).toBeGreaterThanOrEqual(44);
+    expect(box.top).toBeGreaterThanOrEqual(0);
+    expect(box.bottom).toBeLessThanOrEqual(390);
+  }
+  // The bars leave most of the short screen to the page.
+  const bars = await page.evaluate(() => {
+    const height = (selector: string) =>
+      document.querySelector(selector)?.getBoundingClientRect().height ?? 0;
+    return height('.top-bar') + height('.bottom-nav');
+  });
+  expect(bars).toBeLessThanOrEqual(110);
+  await nav.getByRole('button', { name: 'More' }).click();
+  const sheet = page.getByRole('dialog', { name: 'More' });
+  // Measured where it comes to rest, not while it slides up.
+  await sheet.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+  for (const box of await sheet
+    .getByRole('link')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.bottom).toBeLessThanOrEqual(390);
+  }
+  await sheet.getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/#\/settings$/);
   await expect(nav.getByRole('button', { name: 'More' })).toHaveClass(/is-active/);
 });
 
