@@ -6,6 +6,7 @@ import { FullScreenSpinner } from '../../components/full-screen-spinner';
 import { OnlineIndicator } from '../../components/offline/online-indicator';
 import { QueueIndicator } from '../../features/image-processing/components/queue-indicator';
 import { useProfile } from '../../lib/session/profile';
+import { BatchFinishedNotice } from '../batch-finished-notice';
 import { BottomNav } from './bottom-nav';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
@@ -35,6 +36,7 @@ export default function AppShell() {
         </main>
       </div>
       <BottomNav items={items} />
+      <BatchFinishedNotice />
     </div>
   );
 }
