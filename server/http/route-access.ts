@@ -43,6 +43,8 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /models': TOOL_ROLES.imageProcessing,
     'POST /upscale/single': TOOL_ROLES.imageProcessing,
     'POST /upscale/batch': TOOL_ROLES.imageProcessing,
+    // Only the job's owner: checked by the route against the user who started it.
+    'DELETE /upscale/jobs/:key': TOOL_ROLES.imageProcessing,
     // The link's HMAC signature and expiry are the check, so <img src> works without a bearer header.
     'GET /results/:id/:filename': 'public',
   },

@@ -4,7 +4,8 @@
 // while the first attempt still runs joins it. A keyed job whose every client went away keeps
 // running for a short grace, so the resend after a reload finds it instead of starting over; only
 // when nobody came back is it cancelled. A failed or cancelled attempt is forgotten, so the repeat
-// runs afresh.
+// runs afresh. The designer's Cancel does not wait for the grace: cancel() stops the job at once
+// and forgets it (even a finished one), so a Retry never gets the cancelled image back.
 import { createHash } from 'node:crypto';
 import type { UpscaleParams } from './upscale-params.js';
 import type { UpscaleOutcome } from './upscale-service.js';
@@ -16,6 +17,9 @@ export const REPLAY_GRACE_MS = 20_000;
 const MAX_KEY_LENGTH = 200;
 
 interface Entry {
+  key: string;
+  /** The user who started the job: only they may cancel it. */
+  owner: number;
   expiresAt: number;
   outcome: Promise<UpscaleOutcome>;
   settled: boolean;
@@ -23,7 +27,15 @@ interface Entry {
   clients: number;
   controller: AbortController;
   grace: NodeJS.Timeout | undefined;
+  /** Stopped by its owner: a client that joined it must not start it again. */
+  cancelled: boolean;
 }
+
+/**
+ * What cancel() found: a job it stopped while waiting or running, a finished one whose kept result
+ * it forgot, only other users' jobs under that key, or nothing.
+ */
+export type CancelOutcome = 'stopped' | 'discarded' | 'not_owner' | 'unknown';
 
 export interface IdempotentAnswer {
   outcome: UpscaleOutcome;
@@ -63,32 +75,38 @@ export class IdempotentResults {
    */
   async run(
     key: string | undefined,
+    owner: number,
     fingerprint: string,
     clientSignal: AbortSignal,
     work: (signal: AbortSignal) => Promise<UpscaleOutcome>,
   ): Promise<IdempotentAnswer> {
     if (!IdempotentResults.honours(key))
       return { outcome: await work(clientSignal), replayed: false, keyed: false };
+    this.dropExpired();
     const nowMs = this.now().getTime();
-    for (const [k, e] of this.entries) if (e.settled && e.expiresAt <= nowMs) this.entries.delete(k);
     const id = `${key}\n${fingerprint}`;
     const hit = this.entries.get(id);
     if (hit) {
       try {
         return { outcome: await this.follow(hit, clientSignal), replayed: true, keyed: true };
-      } catch {
-        // The first attempt failed or was cancelled (it is forgotten by then): run again below.
-        if (clientSignal.aborted) throw new Error('client gone');
+      } catch (error) {
+        // The first attempt failed or its client went away (it is forgotten by then): run again
+        // below. A job its owner cancelled stays cancelled.
+        if (hit.cancelled) throw error;
+        if (clientSignal.aborted) throw new Error('client gone', { cause: error });
       }
     }
     const controller = new AbortController();
     const entry: Entry = {
+      key,
+      owner,
       expiresAt: nowMs + this.ttlMs,
       outcome: Promise.resolve().then(() => work(controller.signal)),
       settled: false,
       clients: 0,
       controller,
       grace: undefined,
+      cancelled: false,
     };
     if (this.entries.size >= MAX_ENTRIES) this.evictOne();
     this.entries.set(id, entry);
@@ -104,6 +122,38 @@ export class IdempotentResults {
       },
     );
     return { outcome: await this.follow(entry, clientSignal), replayed: false, keyed: true };
+  }
+
+  /**
+   * The owner's Cancel: stops their jobs under `key` now (a waiting one leaves the queue, a running
+   * one stops between tiles) instead of after the grace, and forgets them, finished ones included.
+   */
+  cancel(key: string, owner: number): CancelOutcome {
+    if (!IdempotentResults.honours(key)) return 'unknown';
+    this.dropExpired();
+    let outcome: CancelOutcome = 'unknown';
+    for (const [id, e] of this.entries) {
+      if (e.key !== key) continue;
+      if (e.owner !== owner) {
+        if (outcome === 'unknown') outcome = 'not_owner';
+        continue;
+      }
+      this.entries.delete(id);
+      if (e.settled) {
+        if (outcome !== 'stopped') outcome = 'discarded';
+        continue;
+      }
+      e.cancelled = true;
+      clearTimeout(e.grace);
+      e.controller.abort();
+      outcome = 'stopped';
+    }
+    return outcome;
+  }
+
+  private dropExpired(): void {
+    const nowMs = this.now().getTime();
+    for (const [k, e] of this.entries) if (e.settled && e.expiresAt <= nowMs) this.entries.delete(k);
   }
 
   /** Waits for an entry's outcome on behalf of one client, counting it while it stays connected. */

@@ -54,6 +54,8 @@ export async function buildUpscaleApp(
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     credentials: false,
+    // DELETE: the queue's Cancel stops a keyed job (DELETE /upscale/jobs/:key) at once.
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
     exposedHeaders: [
       'retry-after',
       'content-disposition',

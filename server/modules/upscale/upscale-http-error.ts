@@ -6,7 +6,10 @@ import { AppError } from '../../http/app-error.js';
 import { UpscaleError } from '../../upscale/errors.js';
 import { upscaleMessage, type UpscaleMessageKey } from './upscale-messages.js';
 
-export type UpscaleFailureCode = Exclude<UpscaleMessageKey, 'models_listed' | 'upscale_done' | 'batch_done'>;
+export type UpscaleFailureCode = Exclude<
+  UpscaleMessageKey,
+  'models_listed' | 'upscale_done' | 'batch_done' | 'job_cancelled'
+>;
 
 export class UpscaleHttpError extends Error {
   constructor(

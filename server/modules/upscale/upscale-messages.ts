@@ -24,6 +24,13 @@ const catalogue = {
     'th-TH': 'ประมวลผลเป็นชุดเสร็จแล้ว: สำเร็จ {succeeded} ไม่สำเร็จ {failed}',
     'id-ID': 'Batch selesai: {succeeded} berhasil, {failed} gagal',
   },
+  job_cancelled: {
+    'zh-CN': '已取消放大任务',
+    'en-US': 'Upscale cancelled',
+    'vi-VN': 'Đã hủy tác vụ phóng to ảnh',
+    'th-TH': 'ยกเลิกงานขยายภาพแล้ว',
+    'id-ID': 'Perbesar gambar dibatalkan',
+  },
   missing_image: {
     'zh-CN': '请上传图片文件（字段 image）',
     'en-US': 'Please upload an image file (field "image")',

@@ -71,6 +71,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
       keyed,
     } = await idempotent.run(
       key,
+      currentUser(request).id,
       IdempotentResults.fingerprint(currentUser(request).id, params, file.data),
       signal,
       (workSignal) => o.service.upscale(file, params, { signal: workSignal }),
@@ -86,6 +87,20 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
       width: r.width,
       height: r.height,
       scale: r.scale,
+    };
+  });
+
+  // The designer's Cancel of a keyed single upscale: without it the job would outlive its aborted
+  // request for the resend grace, holding an engine slot others wait for.
+  app.delete<{ Params: { key: string } }>('/upscale/jobs/:key', async (request) => {
+    const found = idempotent.cancel(request.params.key, currentUser(request).id);
+    if (found === 'unknown') throw new UpscaleHttpError(404, 'not_found');
+    if (found === 'not_owner') throw new UpscaleHttpError(403, 'forbidden');
+    return {
+      status: 'success',
+      // false: it had already finished; its kept result is forgotten, so a resend runs afresh.
+      stopped: found === 'stopped',
+      message: upscaleMessage('job_cancelled', request.headers['accept-language']),
     };
   });
 

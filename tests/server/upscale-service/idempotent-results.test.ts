@@ -34,7 +34,7 @@ describe('idempotent upscale results', () => {
     const results = new IdempotentResults(3600, now, 50);
     const held = heldWork();
     const client = new AbortController();
-    const first = results.run('k', 'fp', client.signal, held.work);
+    const first = results.run('k', 1, 'fp', client.signal, held.work);
     await new Promise((r) => setTimeout(r, 0));
     client.abort();
     await new Promise((r) => setTimeout(r, 20));
@@ -43,7 +43,7 @@ describe('idempotent upscale results', () => {
     expect(held.signal().aborted).toBe(true);
 
     const again = heldWork();
-    const second = results.run('k', 'fp', new AbortController().signal, again.work);
+    const second = results.run('k', 1, 'fp', new AbortController().signal, again.work);
     await new Promise((r) => setTimeout(r, 0));
     again.finish();
     expect(await second).toEqual({ outcome: OUTCOME, replayed: false, keyed: true });
@@ -53,10 +53,10 @@ describe('idempotent upscale results', () => {
     const results = new IdempotentResults(3600, now, 50);
     const held = heldWork();
     const gone = new AbortController();
-    void results.run('k', 'fp', gone.signal, held.work).catch(() => {});
+    void results.run('k', 1, 'fp', gone.signal, held.work).catch(() => {});
     await new Promise((r) => setTimeout(r, 0));
     gone.abort();
-    const back = results.run('k', 'fp', new AbortController().signal, () =>
+    const back = results.run('k', 1, 'fp', new AbortController().signal, () =>
       Promise.reject(new Error('ran twice')),
     );
     await new Promise((r) => setTimeout(r, 100));
@@ -69,10 +69,46 @@ describe('idempotent upscale results', () => {
     const results = new IdempotentResults(3600, now, 50);
     const held = heldWork();
     const client = new AbortController();
-    const run = results.run(undefined, 'fp', client.signal, held.work);
+    const run = results.run(undefined, 1, 'fp', client.signal, held.work);
     await new Promise((r) => setTimeout(r, 0));
     client.abort();
     expect(held.signal().aborted).toBe(true);
     await expect(run).rejects.toThrow('cancelled');
+  });
+
+  it("the owner's cancel stops a job in its grace at once; a client that joined it is not restarted", async () => {
+    const results = new IdempotentResults(3600, now, 60_000);
+    const held = heldWork();
+    const gone = new AbortController();
+    const first = results.run('k', 1, 'fp', gone.signal, held.work);
+    await new Promise((r) => setTimeout(r, 0));
+    gone.abort();
+    const joined = results.run('k', 1, 'fp', new AbortController().signal, () =>
+      Promise.reject(new Error('ran twice')),
+    );
+    await new Promise((r) => setTimeout(r, 0));
+    expect(results.cancel('k', 2)).toBe('not_owner');
+    expect(held.signal().aborted).toBe(false);
+
+    expect(results.cancel('k', 1)).toBe('stopped');
+    expect(held.signal().aborted).toBe(true);
+    await expect(first).rejects.toThrow('cancelled');
+    await expect(joined).rejects.toThrow('cancelled');
+    expect(results.cancel('k', 1)).toBe('unknown');
+  });
+
+  it('cancelling a finished job forgets its result: the resend runs afresh', async () => {
+    const results = new IdempotentResults(3600, now, 50);
+    const held = heldWork();
+    const first = results.run('k', 1, 'fp', new AbortController().signal, held.work);
+    await new Promise((r) => setTimeout(r, 0));
+    held.finish();
+    await first;
+    expect(results.cancel('k', 1)).toBe('discarded');
+    const again = heldWork();
+    const second = results.run('k', 1, 'fp', new AbortController().signal, again.work);
+    await new Promise((r) => setTimeout(r, 0));
+    again.finish();
+    expect(await second).toEqual({ outcome: OUTCOME, replayed: false, keyed: true });
   });
 });

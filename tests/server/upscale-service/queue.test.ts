@@ -1,52 +1,16 @@
 // The bounded queue and cancel-on-disconnect, on the standalone upscale host (server/upscale-main's
 // app) over a real socket, so a client can really hang up.
 //
-// These tests use a controllable engine instead of the real one, and only they do: to test the
-// queue limit and cancellation deterministically a job must be held running until the test lets
-// it go, which the real engine (tens of milliseconds per tiny image) cannot promise.
+// These tests use a controllable engine instead of the real one (held-engine.ts), as only the
+// cancel suite also does: to test the queue limit and cancellation deterministically a job must be
+// held running until the test lets it go, which the real engine cannot promise.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildUpscaleApp } from '../../../server/modules/upscale/upscale-app.js';
-import type {
-  EngineJobOptions,
-  EngineJobResult,
-  EngineModel,
-  UpscaleEnginePort,
-} from '../../../server/modules/upscale/upscale-engine-port.js';
-import { UpscaleError } from '../../../server/upscale/errors.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { HeldEngine } from './held-engine.js';
 import { makeImage, multipart, parseEventStream, rawPost, waitFor } from './upscale-helpers.js';
-
-interface HeldJob {
-  signal: AbortSignal;
-  progress: (fraction: number) => void;
-  finish: () => void;
-}
-
-/** Each upscale call waits until the test calls finish(); an aborted signal rejects it, as the real engine does between tiles. */
-class HeldEngine implements UpscaleEnginePort {
-  jobs: HeldJob[] = [];
-  async listModels(): Promise<EngineModel[]> {
-    return [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }];
-  }
-  upscale(input: Buffer, opts: EngineJobOptions): Promise<EngineJobResult> {
-    return new Promise((resolve, reject) => {
-      const signal = opts.signal!;
-      const onAbort = () => reject(new UpscaleError('cancelled', 'upscale cancelled'));
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.jobs.push({
-        signal,
-        progress: (f) => opts.onProgress?.(f),
-        finish: () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve({ data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 });
-        },
-      });
-    });
-  }
-  async close(): Promise<void> {}
-}
 
 describe('upscale service: bounded queue and cancel on disconnect (standalone host)', () => {
   let t: TestApp;
