@@ -2,6 +2,7 @@
 // snapshots at most every 100 ms so a 40-image batch never floods the main thread, and exposes
 // the queue over comlink.
 import * as Comlink from 'comlink';
+import { cancelUpscaleJob } from './upscale-queue/cancel-request';
 import { QueueEngine } from './upscale-queue/queue-engine';
 import { createIdbQueueStore } from './upscale-queue/idb-queue-store';
 import type { QueueAuth, QueueSnapshot, UpscaleQueueApi } from './upscale-queue/protocol';
@@ -43,6 +44,9 @@ const engine = new QueueEngine({
       reachable: res.status < 500,
       resendSafe: res.ok && res.headers.get(RESEND_SAFE_HEADER) === 'upscale-single',
     };
+  },
+  async cancelOnServer(key, auth) {
+    await cancelUpscaleJob(key, auth);
   },
   async fetchResult(url, auth) {
     const res = await fetch(url, { headers: authHeaders(auth) });

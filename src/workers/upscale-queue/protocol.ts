@@ -50,6 +50,8 @@ export interface QueueItem {
   idempotencyKey: string;
   /** True once any byte of the request left the device: from then on it may have reached the server. */
   bytesSent: boolean;
+  /** True once a request with the current key was started: the server may hold a job under it. */
+  keySent?: boolean;
   attempts: number;
   seq: number;
   createdAt: number;

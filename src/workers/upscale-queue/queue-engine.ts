@@ -20,6 +20,11 @@ export interface QueueEngineDeps {
   send: Sender;
   /** Is the upscale service reachable, and does it replay a resend with the same key? (a cheap GET) */
   probe(auth: QueueAuth): Promise<ProbeResult>;
+  /**
+   * Tells the service to stop the job under an idempotency key now (the user cancelled it); without
+   * it the service keeps a keyed job alive for a resend grace. Best effort: failures are ignored.
+   */
+  cancelOnServer?(idempotencyKey: string, auth: QueueAuth): Promise<void>;
   /** Downloads a finished result so it stays on the device; optional. */
   fetchResult?(url: string, auth: QueueAuth): Promise<{ blob: Blob; width?: number; height?: number }>;
   onSnapshot(snapshot: QueueSnapshot): void;
@@ -140,17 +145,21 @@ export class QueueEngine {
   async cancel(id: string): Promise<void> {
     const item = this.items.get(id);
     if (!item || !['waiting', 'processing', 'interrupted'].includes(item.status)) return;
+    const onServer = this.mayBeOnServer(item);
     await this.update(item, { status: 'cancelled', progress: 0 });
     // Aborting after the state change makes the send's 'aborted' outcome a no-op: cancel is not an error.
     this.inFlight.get(id)?.abort();
+    if (onServer) this.stopOnServer(item);
     this.pump();
   }
 
   async cancelAll(): Promise<void> {
     // Mark every item first, then abort: cancelling one by one would let the window refill.
     const targets = this.sorted().filter((i) => ['waiting', 'processing', 'interrupted'].includes(i.status));
+    const onServer = targets.filter((item) => this.mayBeOnServer(item));
     const writes = targets.map((item) => this.update(item, { status: 'cancelled', progress: 0 }));
     for (const item of targets) this.inFlight.get(item.id)?.abort();
+    for (const item of onServer) this.stopOnServer(item);
     await Promise.all(writes);
   }
 
@@ -158,14 +167,15 @@ export class QueueEngine {
     const item = this.items.get(id);
     if (!item || !['failed', 'cancelled', 'interrupted'].includes(item.status)) return;
     // An interrupted request keeps its key, so a server that honours it replays instead of redoing;
-    // a failed or cancelled one is a new request.
-    const idempotencyKey = item.status === 'interrupted' ? item.idempotencyKey : this.newId();
+    // a failed or cancelled one is a new request (never joining the job the user cancelled).
+    const keep = item.status === 'interrupted';
     await this.update(item, {
       status: 'waiting',
       progress: 0,
       error: undefined,
       bytesSent: false,
-      idempotencyKey,
+      idempotencyKey: keep ? item.idempotencyKey : this.newId(),
+      keySent: keep ? item.keySent : undefined,
     });
     this.pump();
   }
@@ -180,6 +190,8 @@ export class QueueEngine {
     const item = this.items.get(id);
     if (!item) return;
     if (item.status === 'processing') this.inFlight.get(id)?.abort();
+    if (['waiting', 'processing', 'interrupted'].includes(item.status) && this.mayBeOnServer(item))
+      this.stopOnServer(item);
     this.items.delete(id);
     this.blobs.delete(id);
     await this.deps.store.deleteItem(id);
@@ -213,6 +225,23 @@ export class QueueEngine {
     } else if (this.paused === 'offline' || this.paused === 'busy') {
       this.probeAttempt = 0;
       this.scheduleProbe(0);
+    }
+  }
+
+  /** Whether the service may hold a job under the item's current key (in flight, or kept for a resend). */
+  private mayBeOnServer(item: QueueItem): boolean {
+    // Items persisted before keySent existed: the status still tells.
+    return item.keySent === true || item.status === 'processing' || item.status === 'interrupted';
+  }
+
+  /** Fire and forget: the UI never waits for it, and if it fails (offline) the grace ends the job. */
+  private stopOnServer(item: QueueItem): void {
+    const auth = this.auth;
+    if (!auth || !this.deps.cancelOnServer) return;
+    try {
+      void this.deps.cancelOnServer(item.idempotencyKey, auth).catch(() => {});
+    } catch {
+      // same as a failed request
     }
   }
 
@@ -285,7 +314,13 @@ export class QueueEngine {
     const controller = new AbortController();
     this.inFlight.set(item.id, controller);
     const startedAt = this.now();
-    await this.update(item, { status: 'processing', progress: 0, attempts: item.attempts + 1, startedAt });
+    await this.update(item, {
+      status: 'processing',
+      progress: 0,
+      attempts: item.attempts + 1,
+      startedAt,
+      keySent: true,
+    });
     let outcome: SendOutcome;
     try {
       const blob = this.blobs.get(item.id) ?? (await this.deps.store.getSourceBlob(item.fileId));

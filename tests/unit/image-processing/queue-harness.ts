@@ -46,6 +46,8 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
   let maxConcurrent = 0;
   let last: QueueSnapshot | null = null;
   let n = 0;
+  const cancelledOnServer: string[] = [];
+  let cancelOnServer: (key: string) => Promise<void> = async () => {};
   const engine = new QueueEngine({
     store,
     newId: () => `id-${++n}`,
@@ -65,6 +67,10 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
     probe: async () => {
       probes += 1;
       return { reachable: probeOk, resendSafe };
+    },
+    cancelOnServer: (key) => {
+      cancelledOnServer.push(key);
+      return cancelOnServer(key);
     },
     onSnapshot: (s) => {
       last = s;
@@ -87,6 +93,12 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
     },
     get snapshot() {
       return last ?? engine.snapshot();
+    },
+    /** Idempotency keys the engine asked the service to stop, in order. */
+    cancelledOnServer,
+    /** How the service's cancel call behaves (default: answers at once). */
+    setCancelOnServer(fn: (key: string) => Promise<void>) {
+      cancelOnServer = fn;
     },
     setProbe(ok: boolean) {
       probeOk = ok;
