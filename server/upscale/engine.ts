@@ -29,14 +29,21 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as ort from 'onnxruntime-node';
 
-import { type ConvertedModel, OUTPUT_NAME, convertModel, featInput, featOutput, meanInput } from './converter.js';
+import {
+  type ConvertedModel,
+  OUTPUT_NAME,
+  convertModel,
+  featInput,
+  featOutput,
+  meanInput,
+} from './converter.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
 import { ALPHA_INPUT, IMAGE_INPUT } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
 import { extractTile, storeTile } from './padding.js';
-import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileSideFor } from './tiling.js';
+import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from './tiling.js';
 
 export { UpscaleError } from './errors.js';
 export type { UpscaleErrorCode } from './errors.js';
@@ -156,9 +163,11 @@ export class UpscaleEngine {
     let m = this.models.get(name);
     if (!m) {
       const dir = weightsDir(this.modelsDir);
-      m = convertModel(path.join(dir, `${name}.param`), path.join(dir, `${name}.bin`), onnxCacheDir(this.modelsDir)).then(
-        (info) => ({ info, sessions: new Map() }),
-      );
+      m = convertModel(
+        path.join(dir, `${name}.param`),
+        path.join(dir, `${name}.bin`),
+        onnxCacheDir(this.modelsDir),
+      ).then((info) => ({ info, sessions: new Map() }));
       this.models.set(name, m);
       m.catch(() => this.models.delete(name));
     }
@@ -185,7 +194,9 @@ export class UpscaleEngine {
     return s;
   }
 
-  private validate(opts: UpscaleOptions): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
+  private validate(
+    opts: UpscaleOptions,
+  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
     const tileMode = opts.tileMode ?? 0;
     const cacheMode = opts.cacheMode ?? 0;
     const alpha = opts.alpha ?? 1;
@@ -197,9 +208,13 @@ export class UpscaleEngine {
       throw new UpscaleError('invalid_parameter', 'cache_mode must be an integer from 0 to 3');
     }
     if (!Number.isFinite(alpha) || alpha < ALPHA_RANGE[0] || alpha > ALPHA_RANGE[1]) {
-      throw new UpscaleError('invalid_parameter', `alpha must be between ${ALPHA_RANGE[0]} and ${ALPHA_RANGE[1]}`);
+      throw new UpscaleError(
+        'invalid_parameter',
+        `alpha must be between ${ALPHA_RANGE[0]} and ${ALPHA_RANGE[1]}`,
+      );
     }
-    if (!['png', 'jpeg', 'webp'].includes(format)) throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');
+    if (!['png', 'jpeg', 'webp'].includes(format))
+      throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');
     return { tileMode, cacheMode, alpha, format };
   }
 
@@ -219,12 +234,24 @@ export class UpscaleEngine {
     checkAbort();
     const model = await this.model(opts.modelName);
     const { scale, align } = model.info.geometry;
-    const { tx, ty } = tileSideFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
-    const grid = planTiles(img.width, img.height, align, tx, ty);
+    const counts = tileCountsFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
+    const grid = planTiles(img.width, img.height, align, counts.cols, counts.rows);
     const outW = img.width * scale;
     const outH = img.height * scale;
     const out = Buffer.alloc(outW * outH * 3);
-    const ctx: JobContext = { model, img, grid, out, outW, outH, alpha: p.alpha, opts, units: 0, done: 0, checkAbort };
+    const ctx: JobContext = {
+      model,
+      img,
+      grid,
+      out,
+      outW,
+      outH,
+      alpha: p.alpha,
+      opts,
+      units: 0,
+      done: 0,
+      checkAbort,
+    };
     let strategy: UpscaleResult['strategy'];
     if (grid.tiles.length === 1) {
       strategy = 'single';
@@ -275,7 +302,8 @@ export class UpscaleEngine {
 
   private meanFeeds(means: Float32Array[], count: number): Record<string, ort.Tensor> {
     const feeds: Record<string, ort.Tensor> = {};
-    for (let k = 0; k < count; k++) feeds[meanInput(k)] = new ort.Tensor('float32', means[k]!, [1, means[k]!.length, 1, 1]);
+    for (let k = 0; k < count; k++)
+      feeds[meanInput(k)] = new ort.Tensor('float32', means[k]!, [1, means[k]!.length, 1, 1]);
     return feeds;
   }
 
@@ -301,7 +329,13 @@ export class UpscaleEngine {
     return (r1 - r0) * (c1 - c0);
   }
 
-  private async finalPass(ctx: JobContext, tiles: Tile[], variant: string, means: Float32Array[] | undefined, cache?: FeatureCache): Promise<void> {
+  private async finalPass(
+    ctx: JobContext,
+    tiles: Tile[],
+    variant: string,
+    means: Float32Array[] | undefined,
+    cache?: FeatureCache,
+  ): Promise<void> {
     const session = await this.session(ctx.model, variant);
     const { scale } = ctx.model.info.geometry;
     // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
@@ -310,8 +344,10 @@ export class UpscaleEngine {
       const feeds: Record<string, ort.Tensor> = {};
       for (const name of session.inputNames) {
         if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
-        else if (name === ALPHA_INPUT) feeds[name] = new ort.Tensor('float32', Float32Array.of(ctx.alpha), []);
-        else if (name.startsWith('se_mean_')) Object.assign(feeds, this.meanFeeds(means!, Number(name.slice(8)) + 1));
+        else if (name === ALPHA_INPUT)
+          feeds[name] = new ort.Tensor('float32', Float32Array.of(ctx.alpha), []);
+        else if (name.startsWith('se_mean_'))
+          Object.assign(feeds, this.meanFeeds(means!, Number(name.slice(8)) + 1));
         else if (name.startsWith('se_feat_') && cache) {
           const f = await cache.get(`${t.row}:${t.col}:${name}`);
           feeds[name] = new ort.Tensor('float32', f.data, f.dims);
@@ -323,8 +359,19 @@ export class UpscaleEngine {
       const res = await session.run(feeds);
       const o = res[OUTPUT_NAME]!;
       const [, , oh, ow] = o.dims as [number, number, number, number];
-      if (ow !== t.w * scale || oh !== t.h * scale) throw new UpscaleError('engine_error', `unexpected output ${ow}x${oh}`);
-      storeTile(o.data as Float32Array, ow, oh, ctx.out, ctx.outW, ctx.outH, t.x * scale, t.y * scale, residual);
+      if (ow !== t.w * scale || oh !== t.h * scale)
+        throw new UpscaleError('engine_error', `unexpected output ${ow}x${oh}`);
+      storeTile(
+        o.data as Float32Array,
+        ow,
+        oh,
+        ctx.out,
+        ctx.outW,
+        ctx.outH,
+        t.x * scale,
+        t.y * scale,
+        residual,
+      );
       o.dispose();
       await this.step(ctx);
     }
@@ -339,7 +386,10 @@ export class UpscaleEngine {
       const acc = new Float64Array(blk.channels);
       let area = 0;
       for (const t of tiles) {
-        const feeds: Record<string, ort.Tensor> = { [IMAGE_INPUT]: this.tileInput(ctx, t), ...this.meanFeeds(means, k) };
+        const feeds: Record<string, ort.Tensor> = {
+          [IMAGE_INPUT]: this.tileInput(ctx, t),
+          ...this.meanFeeds(means, k),
+        };
         const res = await session.run(pick(feeds, session.inputNames));
         area += this.accumulate(ctx, k, t, res[featOutput]!, acc);
         await this.step(ctx);
@@ -369,7 +419,9 @@ export class UpscaleEngine {
     ctx.units = tiles.length * (n + 1);
     const cache = new FeatureCache(this.cacheBudget, quantise);
     try {
-      const stages = await Promise.all(Array.from({ length: n + 1 }, (_, k) => this.session(ctx.model, `stage-${k}`)));
+      const stages = await Promise.all(
+        Array.from({ length: n + 1 }, (_, k) => this.session(ctx.model, `stage-${k}`)),
+      );
       // A cached feature is dropped after the last stage that reads it.
       const lastUse = new Map<string, number>();
       stages.forEach((s, k) => s.inputNames.forEach((name) => lastUse.set(name, k)));
@@ -385,8 +437,10 @@ export class UpscaleEngine {
           const feat = res[featOutput]!;
           area += this.accumulate(ctx, k, t, feat, acc);
           const key = featInput(k);
-          if ((lastUse.get(key) ?? -1) > k) await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
-          for (const [name, last] of lastUse) if (last === k && name.startsWith('se_feat_')) await cache.delete(`${t.row}:${t.col}:${name}`);
+          if ((lastUse.get(key) ?? -1) > k)
+            await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
+          for (const [name, last] of lastUse)
+            if (last === k && name.startsWith('se_feat_')) await cache.delete(`${t.row}:${t.col}:${name}`);
           await this.step(ctx);
         }
         means.push(Float32Array.from(acc, (s) => s / area));
@@ -397,7 +451,13 @@ export class UpscaleEngine {
     }
   }
 
-  private async stageFeeds(ctx: JobContext, t: Tile, session: ort.InferenceSession, means: Float32Array[], cache: FeatureCache): Promise<Record<string, ort.Tensor>> {
+  private async stageFeeds(
+    ctx: JobContext,
+    t: Tile,
+    session: ort.InferenceSession,
+    means: Float32Array[],
+    cache: FeatureCache,
+  ): Promise<Record<string, ort.Tensor>> {
     const feeds: Record<string, ort.Tensor> = {};
     for (const name of session.inputNames) {
       if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
