@@ -72,15 +72,38 @@ describe('tiling', () => {
     expect([s.width, s.height]).toEqual([192, 160]);
   });
 
+  it('features spilled to the temporary file give the same result as features kept in memory', async () => {
+    const spilling = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, cacheBudgetBytes: 0 });
+    try {
+      const img = await texturedImage(64, 56, 5);
+      for (const cacheMode of [0, 1]) {
+        const inMemory = (
+          await rawRgb((await tiled.upscale(img, { modelName: 'up2x-conservative', cacheMode })).data)
+        ).data;
+        const r = await spilling.upscale(img, { modelName: 'up2x-conservative', cacheMode });
+        expect(r.strategy).toBe('cached');
+        expect(diff((await rawRgb(r.data)).data, inMemory).max).toBe(0);
+      }
+    } finally {
+      await spilling.close();
+    }
+  });
+
   it('alpha = 1 is bit-identical to the default; other values change the result', async () => {
     const img = await texturedImage(40, 40, 3);
     const base = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative' })).data)).data;
-    const one = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1 })).data)).data;
+    const one = (
+      await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1 })).data)
+    ).data;
     expect(diff(one, base).max).toBe(0);
-    const soft = (await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1.3 })).data)).data;
+    const soft = (
+      await rawRgb((await untiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1.3 })).data)
+    ).data;
     expect(diff(soft, base).mean).toBeGreaterThan(0.2);
     // alpha applies in tiled runs as well
-    const softTiled = (await rawRgb((await tiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1.3 })).data)).data;
+    const softTiled = (
+      await rawRgb((await tiled.upscale(img, { modelName: 'up2x-conservative', alpha: 1.3 })).data)
+    ).data;
     expect(diff(softTiled, soft).max).toBeLessThanOrEqual(1);
   });
 });
