@@ -114,6 +114,9 @@ test('a 30-image batch and its ZIP keep every main-thread task of our code under
       `script runs over 50 ms: ${scripts.filter((r) => r.duration > 50).length}`,
   );
   expect(proxy.maxConcurrent).toBe(3);
+  // Both observers must really be watching, or "none over 50 ms" would prove nothing.
+  const watched = await page.evaluate(() => PerformanceObserver.supportedEntryTypes);
+  expect(watched).toEqual(expect.arrayContaining(['longtask', 'long-animation-frame']));
   expect(scripts.filter((r) => r.duration > 50)).toEqual([]);
 });
 
