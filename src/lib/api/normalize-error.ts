@@ -5,6 +5,7 @@ import { AxiosError, isCancel } from 'axios';
 import { ApiError, type FieldError } from './api-error';
 import { sendsBearerToken } from './api-groups';
 import type { Translate } from './translate';
+import { parseRetryAfterSeconds } from './retry-after';
 
 const STATUS_MESSAGES: Record<number, string> = {
   401: 'errors.unauthorized',
@@ -30,14 +31,13 @@ function fieldErrorsOf(data: unknown): FieldError[] {
   const errors = (data as { errors?: unknown } | null)?.errors;
   if (!Array.isArray(errors)) return [];
   return errors.filter(
-    (e): e is FieldError => typeof e === 'object' && e !== null && typeof (e as FieldError).field === 'string',
+    (e): e is FieldError =>
+      typeof e === 'object' && e !== null && typeof (e as FieldError).field === 'string',
   );
 }
 
 function retryAfter(headers: unknown): number | undefined {
-  const raw = (headers as Record<string, unknown> | undefined)?.['retry-after'];
-  const seconds = Number(raw);
-  return raw !== undefined && Number.isFinite(seconds) ? seconds : undefined;
+  return parseRetryAfterSeconds((headers as Record<string, unknown> | undefined)?.['retry-after']);
 }
 
 export function normalizeHttpFailure(
@@ -52,7 +52,15 @@ export function normalizeHttpFailure(
   const message = expired ? t('errors.unauthorized') : (serverMessage ?? statusMessage(status, t));
   const code = typeof b.code === 'number' ? b.code : status;
   const data = 'data' in b ? b.data : body;
-  return new ApiError('http', code, message, status, data, fieldErrorsOf(b.data), retryAfter(options.headers));
+  return new ApiError(
+    'http',
+    code,
+    message,
+    status,
+    data,
+    fieldErrorsOf(b.data),
+    retryAfter(options.headers),
+  );
 }
 
 export function normalizeError(error: unknown, t: Translate): ApiError {

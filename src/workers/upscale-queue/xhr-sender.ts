@@ -1,6 +1,7 @@
 // One POST /upscale/single over XMLHttpRequest: the only browser API that reports upload
 // progress. It also tells "nothing left the device" apart from "the server may have it".
 import type { Sender, SendOutcome } from './send-types';
+import { parseRetryAfterSeconds } from '../../lib/api/retry-after';
 
 interface UpscaleReply {
   status?: string;
@@ -71,13 +72,13 @@ function readReply(xhr: XMLHttpRequest, baseUrl: string): SendOutcome {
       height: typeof body.height === 'number' ? body.height : undefined,
     };
   }
-  const retryAfter = Number(xhr.getResponseHeader('Retry-After'));
+  const retryAfter = parseRetryAfterSeconds(xhr.getResponseHeader('Retry-After')) ?? 0;
   return {
     kind: 'http-error',
     status: xhr.status,
     code: body.code ?? xhr.status,
     message: body.message ?? '',
-    retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+    retryAfterMs: retryAfter > 0 ? retryAfter * 1000 : undefined,
   };
 }
 
