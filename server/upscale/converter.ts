@@ -12,7 +12,7 @@ import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } fro
 import { encodeModel } from './onnx-proto.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 5;
+export const CONVERTER_VERSION = 7;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;

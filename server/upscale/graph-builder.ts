@@ -37,7 +37,9 @@ export function loadNcnnWeights(graph: NcnnGraph, bin: Uint8Array): Map<string, 
     }
   }
   if (reader.remaining !== 0) {
-    throw new UnsupportedGraphError(`weights file has ${reader.remaining} unread bytes: graph/weights mismatch`);
+    throw new UnsupportedGraphError(
+      `weights file has ${reader.remaining} unread bytes: graph/weights mismatch`,
+    );
   }
   return out;
 }
@@ -63,7 +65,11 @@ export const ALPHA_INPUT = 'alpha';
 
 const INT64_MAX = 2 ** 62;
 
-export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeights>, spec: VariantSpec): OnnxGraph {
+export function buildOnnxGraph(
+  graph: NcnnGraph,
+  weights: Map<string, LayerWeights>,
+  spec: VariantSpec,
+): OnnxGraph {
   const alias = blobAliases(graph);
   const canon = (b: string): string => alias.get(b) ?? b;
   const overrides = new Map((spec.overrides ?? []).map((o) => [canon(o.blob), o]));
@@ -114,13 +120,121 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
     if (type === 0) nodes.push({ opType: 'Identity', inputs: [pre], outputs: [post] });
     else if (type === 1) nodes.push({ opType: 'Relu', inputs: [pre], outputs: [post] });
     else if (type === 2) {
-      nodes.push({ opType: 'LeakyRelu', inputs: [pre], outputs: [post], attrs: { alpha: { float: args[0] ?? 0 } } });
+      nodes.push({
+        opType: 'LeakyRelu',
+        inputs: [pre],
+        outputs: [post],
+        attrs: { alpha: { float: args[0] ?? 0 } },
+      });
     } else if (type === 3) {
       inits.push(floatTensor(`${l.name}_min`, [], Float32Array.of(args[0] ?? 0)));
       inits.push(floatTensor(`${l.name}_max`, [], Float32Array.of(args[1] ?? 0)));
       nodes.push({ opType: 'Clip', inputs: [pre, `${l.name}_min`, `${l.name}_max`], outputs: [post] });
     } else if (type === 4) nodes.push({ opType: 'Sigmoid', inputs: [pre], outputs: [post] });
     else throw new UnsupportedGraphError(`${l.name}: activation type ${type} not supported`);
+  };
+
+  /**
+   * A strided Deconvolution as its sub-pixel equivalent: one Conv that computes
+   * every output phase (stride^2 x outC channels, T = ceil(k / stride) taps per
+   * axis), DepthToSpace, then a Slice for the padding. Same sums, but onnxruntime
+   * runs it with its blocked convolution kernels (activation fused) instead of
+   * ConvTranspose's gemm + col2im, which made the 4x graph's 4x4 deconvolution
+   * its slowest layer (89 of 297 ms on a 198 px tile).
+   * Returns false when the layer does not fit this form (kept as ConvTranspose).
+   */
+  const subPixelDeconv = (
+    l: NcnnLayer,
+    w: LayerWeights,
+    g: {
+      outC: number;
+      inC: number;
+      kh: number;
+      kw: number;
+      dh: number;
+      dw: number;
+      sh: number;
+      sw: number;
+      pt: number;
+      pl: number;
+      pb: number;
+      pr: number;
+    },
+  ): boolean => {
+    const s = g.sh;
+    const opr = paramInt(l, 18, 0);
+    const opb = paramInt(l, 19, opr);
+    if (s < 2 || g.sw !== s || g.dh !== 1 || g.dw !== 1) return false;
+    // kernel == stride (no overlap) gains nothing: the shuffle costs what col2im did
+    if (g.kh <= s && g.kw <= s) return false;
+    if (paramInt(l, 20, 0) || paramInt(l, 21, 0)) return false;
+    const th = Math.ceil(g.kh / s);
+    const tw = Math.ceil(g.kw / s);
+    // Cropped away at the end of the full (un-padded) output, per axis.
+    const cutBottom = th * s - g.kh + g.pb - opb;
+    const cutRight = tw * s - g.kw + g.pr - opr;
+    if (cutBottom < 0 || cutRight < 0) return false;
+    const { outC, inC, kh, kw } = g;
+    const phases = s * s;
+    const wdata = new Float32Array(phases * outC * inC * th * tw);
+    // ncnn weight [out][in][kh][kw]; phase (ry, rx) tap (ty, tx) reads kernel
+    // position ((T-1-ty)*s + ry, (T-1-tx)*s + rx); DCR channel order for DepthToSpace.
+    for (let ry = 0; ry < s; ry++)
+      for (let rx = 0; rx < s; rx++)
+        for (let c = 0; c < outC; c++)
+          for (let i = 0; i < inC; i++)
+            for (let ty = 0; ty < th; ty++)
+              for (let tx = 0; tx < tw; tx++) {
+                const ky = (th - 1 - ty) * s + ry;
+                const kx = (tw - 1 - tx) * s + rx;
+                if (ky >= kh || kx >= kw) continue;
+                const o = (((ry * s + rx) * outC + c) * inC + i) * th * tw + ty * tw + tx;
+                wdata[o] = w.weight[((c * inC + i) * kh + ky) * kw + kx]!;
+              }
+    inits.push(floatTensor(`${l.name}_w`, [phases * outC, inC, th, tw], wdata));
+    const ins = [ref(l.bottoms[0]!), `${l.name}_w`];
+    if (w.bias) {
+      const bias = new Float32Array(phases * outC);
+      for (let r = 0; r < phases; r++) bias.set(w.bias, r * outC);
+      inits.push(floatTensor(`${l.name}_b`, [phases * outC], bias));
+      ins.push(`${l.name}_b`);
+    }
+    const conv = `${out(l)}_phases`;
+    nodes.push({
+      opType: 'Conv',
+      name: l.name,
+      inputs: ins,
+      outputs: [`${conv}_pre`],
+      attrs: {
+        kernel_shape: [th, tw],
+        strides: [1, 1],
+        dilations: [1, 1],
+        pads: [th - 1, tw - 1, th - 1, tw - 1],
+      },
+    });
+    // Element-wise activation commutes with the pixel shuffle: keep it next to the Conv so it fuses.
+    activation(l, `${conv}_pre`, conv);
+    const crop = g.pt || g.pl || cutBottom || cutRight;
+    const shuffled = crop ? `${out(l)}_full` : out(l);
+    nodes.push({
+      opType: 'DepthToSpace',
+      inputs: [conv],
+      outputs: [shuffled],
+      attrs: { blocksize: s, mode: 'DCR' },
+    });
+    if (crop) {
+      inits.push(int64Tensor(`${l.name}_starts`, [g.pt, g.pl]));
+      inits.push(
+        int64Tensor(`${l.name}_ends`, [cutBottom ? -cutBottom : INT64_MAX, cutRight ? -cutRight : INT64_MAX]),
+      );
+      inits.push(int64Tensor(`${l.name}_axes`, [2, 3]));
+      nodes.push({
+        opType: 'Slice',
+        inputs: [shuffled, `${l.name}_starts`, `${l.name}_ends`, `${l.name}_axes`],
+        outputs: [out(l)],
+      });
+    }
+    return true;
   };
 
   const convLike = (l: NcnnLayer, transpose: boolean): void => {
@@ -137,10 +251,12 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
     const pt = paramInt(l, 14, pl);
     const pr = paramInt(l, 15, pl);
     const pb = paramInt(l, 16, pt);
-    if (pl < 0 || pt < 0) throw new UnsupportedGraphError(`${l.name}: automatic (SAME) padding not supported`);
+    if (pl < 0 || pt < 0)
+      throw new UnsupportedGraphError(`${l.name}: automatic (SAME) padding not supported`);
     if (paramInt(l, 8, 0) !== 0) throw new UnsupportedGraphError(`${l.name}: int8 convolution not supported`);
     const inC = w.weight.length / (outC * kh * kw);
     if (!Number.isInteger(inC)) throw new UnsupportedGraphError(`${l.name}: weight size mismatch`);
+    if (transpose && subPixelDeconv(l, w, { outC, inC, kh, kw, dh, dw, sh, sw, pt, pl, pb, pr })) return;
     let wdata = w.weight;
     let dims = [outC, inC, kh, kw];
     if (transpose) {
@@ -168,10 +284,17 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
       const opr = paramInt(l, 18, 0);
       const opb = paramInt(l, 19, opr);
       if (opr || opb) attrs['output_padding'] = [opb, opr];
-      if (paramInt(l, 20, 0) || paramInt(l, 21, 0)) throw new UnsupportedGraphError(`${l.name}: fixed output size`);
+      if (paramInt(l, 20, 0) || paramInt(l, 21, 0))
+        throw new UnsupportedGraphError(`${l.name}: fixed output size`);
     }
     const pre = `${out(l)}_pre`;
-    nodes.push({ opType: transpose ? 'ConvTranspose' : 'Conv', name: l.name, inputs: ins, outputs: [pre], attrs });
+    nodes.push({
+      opType: transpose ? 'ConvTranspose' : 'Conv',
+      name: l.name,
+      inputs: ins,
+      outputs: [pre],
+      attrs,
+    });
     activation(l, pre, out(l));
   };
 
@@ -179,7 +302,11 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
     if (!needed.has(l)) continue;
     switch (l.type) {
       case 'Input':
-        inputs.push({ name: IMAGE_INPUT, elemType: TensorType.FLOAT, shape: [1, 'channels', 'height', 'width'] });
+        inputs.push({
+          name: IMAGE_INPUT,
+          elemType: TensorType.FLOAT,
+          shape: [1, 'channels', 'height', 'width'],
+        });
         nodes.push({ opType: 'Identity', inputs: [IMAGE_INPUT], outputs: [out(l)] });
         break;
       case 'Convolution':
@@ -203,7 +330,13 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
           ins.push(`${l.name}_b`);
         }
         const pre = `${out(l)}_pre`;
-        nodes.push({ opType: 'Conv', name: l.name, inputs: ins, outputs: [pre], attrs: { kernel_shape: [1, 1] } });
+        nodes.push({
+          opType: 'Conv',
+          name: l.name,
+          inputs: ins,
+          outputs: [pre],
+          attrs: { kernel_shape: [1, 1] },
+        });
         activation(l, pre, out(l));
         vectors.add(canon(l.tops[0]!));
         break;
@@ -211,7 +344,11 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
       case 'Pooling': {
         const type = paramInt(l, 0, 0);
         if (paramInt(l, 4, 0) === 1) {
-          nodes.push({ opType: type === 1 ? 'GlobalAveragePool' : 'GlobalMaxPool', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)] });
+          nodes.push({
+            opType: type === 1 ? 'GlobalAveragePool' : 'GlobalMaxPool',
+            inputs: [ref(l.bottoms[0]!)],
+            outputs: [out(l)],
+          });
           vectors.add(canon(l.tops[0]!));
         } else {
           const k = paramInt(l, 1, 0);
@@ -245,11 +382,17 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
         const starts = paramArray(l, 9, []);
         const ends = paramArray(l, 10, []);
         const axes = paramArray(l, 11, []);
-        if (!starts.length) throw new UnsupportedGraphError(`${l.name}: only starts/ends/axes Crop is supported`);
+        if (!starts.length)
+          throw new UnsupportedGraphError(`${l.name}: only starts/ends/axes Crop is supported`);
         // ncnn axes count without the batch axis; ends of 0 mean "to the end".
         const onnxAxes = axes.map((a) => (a < 0 ? a : a + 1));
         inits.push(int64Tensor(`${l.name}_starts`, starts));
-        inits.push(int64Tensor(`${l.name}_ends`, ends.map((e) => (e === 0 ? INT64_MAX : e))));
+        inits.push(
+          int64Tensor(
+            `${l.name}_ends`,
+            ends.map((e) => (e === 0 ? INT64_MAX : e)),
+          ),
+        );
         inits.push(int64Tensor(`${l.name}_axes`, onnxAxes));
         nodes.push({
           opType: 'Slice',
@@ -275,7 +418,12 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
         nodes.push(
           slope === 0
             ? { opType: 'Relu', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)] }
-            : { opType: 'LeakyRelu', inputs: [ref(l.bottoms[0]!)], outputs: [out(l)], attrs: { alpha: { float: slope } } },
+            : {
+                opType: 'LeakyRelu',
+                inputs: [ref(l.bottoms[0]!)],
+                outputs: [out(l)],
+                attrs: { alpha: { float: slope } },
+              },
         );
         break;
       }
@@ -284,7 +432,12 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
         break;
       case 'Concat': {
         const axis = paramInt(l, 0, 0);
-        nodes.push({ opType: 'Concat', inputs: l.bottoms.map(ref), outputs: [out(l)], attrs: { axis: axis < 0 ? axis : axis + 1 } });
+        nodes.push({
+          opType: 'Concat',
+          inputs: l.bottoms.map(ref),
+          outputs: [out(l)],
+          attrs: { axis: axis < 0 ? axis : axis + 1 },
+        });
         break;
       }
       default:
@@ -309,8 +462,13 @@ export function buildOnnxGraph(graph: NcnnGraph, weights: Map<string, LayerWeigh
   const outputs: OnnxValueInfo[] = spec.outputs.map((o) => {
     nodes.push({ opType: 'Identity', inputs: [ref(o.blob)], outputs: [o.name] });
     // Symbolic dims: onnxruntime infers the real shapes.
-    return { name: o.name, elemType: TensorType.FLOAT, shape: [1, `${o.name}_c`, `${o.name}_h`, `${o.name}_w`] };
+    return {
+      name: o.name,
+      elemType: TensorType.FLOAT,
+      shape: [1, `${o.name}_c`, `${o.name}_h`, `${o.name}_w`],
+    };
   });
-  if (outputs.some((o) => o.name === IMAGE_INPUT)) throw new UnsupportedGraphError('output name clashes with input');
+  if (outputs.some((o) => o.name === IMAGE_INPUT))
+    throw new UnsupportedGraphError('output name clashes with input');
   return { name: spec.name, nodes, initializers: inits, inputs, outputs };
 }

@@ -39,7 +39,13 @@ function tableBlob(v: number[]): Buffer {
   return Buffer.concat([Buffer.from([1, 0, 0, 0]), Buffer.from(table.buffer), idx]);
 }
 
-async function convertAndRun(param: string, bin: Buffer, input: Float32Array, dims: number[], extra: Record<string, ort.Tensor> = {}): Promise<ort.Tensor> {
+async function convertAndRun(
+  param: string,
+  bin: Buffer,
+  input: Float32Array,
+  dims: number[],
+  extra: Record<string, ort.Tensor> = {},
+): Promise<ort.Tensor> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loom-conv-'));
   dirs.push(dir);
   await writeFile(path.join(dir, 'm.param'), param);
@@ -55,7 +61,9 @@ async function convertAndRun(param: string, bin: Buffer, input: Float32Array, di
 
 describe('ncnn parsers', () => {
   it('parses layers, scalar and array parameters', () => {
-    const g = parseNcnnParam('7767517\n2 2\nInput in0 0 1 in0\nCrop c 1 1 in0 out0 -23309=2,4,4 -23310=2,-4,-4 -23311=2,-2,-1 0=3\n');
+    const g = parseNcnnParam(
+      '7767517\n2 2\nInput in0 0 1 in0\nCrop c 1 1 in0 out0 -23309=2,4,4 -23310=2,-4,-4 -23311=2,-2,-1 0=3\n',
+    );
     expect(g.layers[1]!.params.get(9)).toEqual([4, 4]);
     expect(g.layers[1]!.params.get(11)).toEqual([-2, -1]);
     expect(g.layers[1]!.params.get(0)).toBe(3);
@@ -66,7 +74,9 @@ describe('ncnn parsers', () => {
     expect(halfToFloat(0x3c00)).toBe(1);
     expect(halfToFloat(0xc000)).toBe(-2);
     expect(halfToFloat(0x3555)).toBeCloseTo(0.33325, 5);
-    const r = new NcnnBinReader(Buffer.concat([fp16Blob([1, -2, 0.5]), fp32Blob([0.1, 0.2]), tableBlob([3, 3, 7]), f32([9])]));
+    const r = new NcnnBinReader(
+      Buffer.concat([fp16Blob([1, -2, 0.5]), fp32Blob([0.1, 0.2]), tableBlob([3, 3, 7]), f32([9])]),
+    );
     expect([...r.readTagged(3)]).toEqual([1, -2, 0.5]);
     expect([...r.readTagged(2)].map((x) => Number(x.toFixed(6)))).toEqual([0.1, 0.2]);
     expect([...r.readTagged(3)]).toEqual([3, 3, 7]);
@@ -108,12 +118,62 @@ describe('ncnn -> ONNX', () => {
         for (let ky = 0; ky < 2; ky++)
           for (let kx = 0; kx < 2; kx++) {
             const k = ky * 2 + kx;
-            full[(i * 2 + ky) * 8 + j * 2 + kx]! += a0[i * 4 + j]! * [1, 2, 3, 4][k]! + a1[i * 4 + j]! * [10, 20, 30, 40][k]!;
+            full[(i * 2 + ky) * 8 + j * 2 + kx]! +=
+              a0[i * 4 + j]! * [1, 2, 3, 4][k]! + a1[i * 4 + j]! * [10, 20, 30, 40][k]!;
           }
     const expected: number[] = [];
     for (let y = 2; y < 6; y++) for (let xx = 2; xx < 6; xx++) expected.push(2 * full[y * 8 + xx]!);
     [...(out.data as Float32Array)].forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 4));
   });
+
+  // Overlapping strided deconvolutions are emitted as Conv + DepthToSpace + Slice:
+  // compare with a direct transposed convolution (ncnn weights [out][in][kh][kw]).
+  for (const d of [
+    { k: 4, s: 2, p: 3, leaky: true }, // Real-CUGAN 4x deconv_51 / 2x deconv_48
+    { k: 5, s: 3, p: 1, leaky: false }, // kernel not a multiple of the stride (3x deconv_48 has pad 2)
+    { k: 6, s: 2, p: 2, leaky: true }, // three taps per axis
+  ]) {
+    it(`Deconvolution kernel ${d.k} stride ${d.s} pad ${d.p} equals the direct transposed convolution`, async () => {
+      const inC = 2;
+      const outC = 3;
+      const H = 5;
+      const W = 4;
+      const wts = Array.from({ length: outC * inC * d.k * d.k }, (_, i) => ((i * 37) % 17) / 8 - 1);
+      const bias = [0.25, -0.5, 0.125];
+      const param = [
+        '7767517',
+        '2 2',
+        'Input in0 0 1 in0',
+        `Deconvolution dc 1 1 in0 out0 0=${outC} 1=${d.k} 3=${d.s} 4=${d.p} 5=1 6=${wts.length}` +
+          (d.leaky ? ' 9=2 -23310=1,1.000000e-01' : ''),
+      ].join('\n');
+      const x = Float32Array.from({ length: inC * H * W }, (_, i) => ((i * 13) % 11) / 5 - 1);
+      const out = await convertAndRun(param, Buffer.concat([fp32Blob(wts), f32(bias)]), x, [1, inC, H, W]);
+      const fullH = (H - 1) * d.s + d.k;
+      const fullW = (W - 1) * d.s + d.k;
+      const oh = fullH - 2 * d.p;
+      const ow = fullW - 2 * d.p;
+      expect(out.dims).toEqual([1, outC, oh, ow]);
+      const full = new Float64Array(outC * fullH * fullW);
+      for (let c = 0; c < outC; c++) {
+        full.fill(bias[c]!, c * fullH * fullW, (c + 1) * fullH * fullW);
+        for (let i = 0; i < inC; i++)
+          for (let y = 0; y < H; y++)
+            for (let xx = 0; xx < W; xx++)
+              for (let ky = 0; ky < d.k; ky++)
+                for (let kx = 0; kx < d.k; kx++)
+                  full[(c * fullH + y * d.s + ky) * fullW + xx * d.s + kx]! +=
+                    x[(i * H + y) * W + xx]! * wts[((c * inC + i) * d.k + ky) * d.k + kx]!;
+      }
+      const got = out.data as Float32Array;
+      for (let c = 0; c < outC; c++)
+        for (let y = 0; y < oh; y++)
+          for (let xx = 0; xx < ow; xx++) {
+            const v = full[(c * fullH + y + d.p) * fullW + xx + d.p]!;
+            expect(got[(c * oh + y) * ow + xx]).toBeCloseTo(d.leaky && v < 0 ? 0.1 * v : v, 4);
+          }
+    });
+  }
 
   it('squeeze-and-excitation block: global pooling, InnerProduct, Sigmoid, broadcast Mul, alpha', async () => {
     const param = [
@@ -132,6 +192,8 @@ describe('ncnn -> ONNX', () => {
     const sig = (v: number): number => 1 / (1 + Math.exp(-v));
     // channel means 2.5, 6.5, 10.5; hidden = relu([2.5, 6.5 - 10]) = [2.5, 0]
     const s = [sig(2.5), sig(0), sig(0)];
-    [...(out.data as Float32Array)].forEach((v, i) => expect(v).toBeCloseTo(x[i]! * s[Math.floor(i / 4)]!, 5));
+    [...(out.data as Float32Array)].forEach((v, i) =>
+      expect(v).toBeCloseTo(x[i]! * s[Math.floor(i / 4)]!, 5),
+    );
   });
 });
