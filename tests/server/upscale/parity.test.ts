@@ -73,7 +73,12 @@ describe('tiling', () => {
   });
 
   it('features spilled to the temporary file give the same result as features kept in memory', async () => {
-    const spilling = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, cacheBudgetBytes: 0 });
+    const spilling = new UpscaleEngine({
+      modelsDir: dir,
+      maxTile: { 2: 28 },
+      cacheBudgetBytes: 0,
+      smallJobFeatureBytes: 0,
+    });
     try {
       const img = await texturedImage(64, 56, 5);
       for (const cacheMode of [0, 1]) {
