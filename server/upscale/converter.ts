@@ -6,18 +6,27 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-import { parseNcnnParam, type NcnnGraph } from './ncnn-param.js';
-import { type ModelGeometry, type SeBlock, findSeBlocks, modelGeometry, spatialLengths } from './ncnn-analysis.js';
+import { type NcnnGraph, type NcnnLayer, paramInt, parseNcnnParam } from './ncnn-param.js';
+import {
+  type ModelGeometry,
+  type SeBlock,
+  blobAliases,
+  findSeBlocks,
+  modelGeometry,
+  spatialLengths,
+} from './ncnn-analysis.js';
 import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } from './graph-builder.js';
 import { encodeModel } from './onnx-proto.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 7;
+export const CONVERTER_VERSION = 8;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
 export const featInput = (k: number): string => `se_feat_${k}`;
 export const featOutput = 'se_feat';
+/** an image-like blob (<= 4 channels) one stage computes and the final stage reuses */
+export const keptPrefix = 'kept_';
 
 /**
  * Variants per model (k = SE block index, n = number of SE blocks):
@@ -25,7 +34,9 @@ export const featOutput = 'se_feat';
  * - `shared`:   image + all SE means (+alpha) -> output (final pass of tiled inference)
  * - `probe-k`:  image + means 0..k-1 -> features entering SE k (recompute passes)
  * - `stage-k`:  cached features 0..k-1 + means 0..k-1 (+image where a skip needs it)
- *               -> features entering SE k, or the output when k = n (cached passes)
+ *               -> features entering SE k, or the output when k = n (cached passes);
+ *               a stage also outputs the image-like blobs `kept_*` the final stage takes
+ *               instead of recomputing them (see keptBlobs)
  */
 export interface ConvertedModel {
   name: string;
@@ -55,40 +66,116 @@ export function seLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometr
   return se.map((blk) => {
     const fa = a.get(blk.poolInput);
     const fb = b.get(blk.poolInput);
-    if (typeof fa !== 'number' || typeof fb !== 'number') throw new Error(`SE ${blk.index} input is not spatial`);
+    if (typeof fa !== 'number' || typeof fb !== 'number')
+      throw new Error(`SE ${blk.index} input is not spatial`);
     const ratio = (fb - fa) / (l2 - l1);
     return { ratio, offset: fa - ratio * l1 };
   });
 }
 
+/**
+ * Layers a variant runs: backward from `outputs`, stopping at `overrides`
+ * (the same pruning as buildOnnxGraph), by name.
+ */
+function layersRun(graph: NcnnGraph, outputs: string[], overrides: string[]): Set<string> {
+  const alias = blobAliases(graph);
+  const canon = (b: string): string => alias.get(b) ?? b;
+  const producers = new Map<string, NcnnLayer>();
+  for (const l of graph.layers) if (l.type !== 'Split') for (const t of l.tops) producers.set(canon(t), l);
+  const stop = new Set(overrides.map(canon));
+  const run = new Set<string>();
+  const visit = (blob: string): void => {
+    const b = canon(blob);
+    const p = producers.get(b);
+    if (stop.has(b) || !p || run.has(p.name)) return;
+    run.add(p.name);
+    p.bottoms.forEach(visit);
+  };
+  outputs.forEach(visit);
+  return run;
+}
+
+/**
+ * Image-like blobs (a convolution's output with at most 4 channels, such as the
+ * first U-Net's upscaled RGB) that the final stage would otherwise recompute
+ * from the input: each is output by the first stage that computes it and fed to
+ * the final stage, so that stage skips most of the first U-Net. Wide skip
+ * branches stay recomputed (caching them would cost ~1 KB per pixel).
+ */
+function keptBlobs(
+  graph: NcnnGraph,
+  se: SeBlock[],
+  outBlob: string,
+): Array<{ blob: string; stage: number; channels: number }> {
+  const n = se.length;
+  const feats = (k: number): string[] => se.slice(0, k).flatMap((b) => [b.poolInput, b.mean]);
+  const earlier = Array.from({ length: n }, (_, k) => layersRun(graph, [se[k]!.poolInput], feats(k)));
+  const last = layersRun(graph, [outBlob], feats(n));
+  const kept: Array<{ blob: string; stage: number; channels: number }> = [];
+  for (const l of graph.layers) {
+    if ((l.type !== 'Convolution' && l.type !== 'Deconvolution') || !last.has(l.name)) continue;
+    const channels = paramInt(l, 0, 0);
+    const stage = earlier.findIndex((run) => run.has(l.name));
+    if (channels > 4 || stage < 0 || l.tops[0] === outBlob) continue;
+    kept.push({ blob: l.tops[0]!, stage, channels });
+  }
+  return kept;
+}
+
 export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
   const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
+  const kept = keptBlobs(graph, se, outBlob);
+  const keptName = (blob: string): string => `${keptPrefix}${blob}`;
   const means = (k: number): BlobInput[] =>
-    se.slice(0, k).map((b) => ({ blob: b.mean, name: meanInput(b.index), channels: b.channels, vector: true }));
+    se
+      .slice(0, k)
+      .map((b) => ({ blob: b.mean, name: meanInput(b.index), channels: b.channels, vector: true }));
   const feats = (k: number): BlobInput[] =>
-    se.slice(0, k).map((b) => ({ blob: b.poolInput, name: featInput(b.index), channels: b.channels, vector: false }));
+    se
+      .slice(0, k)
+      .map((b) => ({ blob: b.poolInput, name: featInput(b.index), channels: b.channels, vector: false }));
   const specs: VariantSpec[] = [
     { name: 'full', outputs: [{ blob: outBlob, name: OUTPUT_NAME }], alpha: true },
-    { name: 'shared', outputs: [{ blob: outBlob, name: OUTPUT_NAME }], overrides: means(se.length), alpha: true },
+    {
+      name: 'shared',
+      outputs: [{ blob: outBlob, name: OUTPUT_NAME }],
+      overrides: means(se.length),
+      alpha: true,
+    },
   ];
   for (const b of se) {
-    specs.push({ name: `probe-${b.index}`, outputs: [{ blob: b.poolInput, name: featOutput }], overrides: means(b.index) });
+    specs.push({
+      name: `probe-${b.index}`,
+      outputs: [{ blob: b.poolInput, name: featOutput }],
+      overrides: means(b.index),
+    });
     specs.push({
       name: `stage-${b.index}`,
-      outputs: [{ blob: b.poolInput, name: featOutput }],
+      outputs: [
+        { blob: b.poolInput, name: featOutput },
+        ...kept.filter((k) => k.stage === b.index).map((k) => ({ blob: k.blob, name: keptName(k.blob) })),
+      ],
       overrides: [...feats(b.index), ...means(b.index)],
     });
   }
   specs.push({
     name: `stage-${se.length}`,
     outputs: [{ blob: outBlob, name: OUTPUT_NAME }],
-    overrides: [...feats(se.length), ...means(se.length)],
+    overrides: [
+      ...kept.map((k) => ({ blob: k.blob, name: keptName(k.blob), channels: k.channels, vector: false })),
+      ...feats(se.length),
+      ...means(se.length),
+    ],
     alpha: true,
   });
   return specs;
 }
 
-export async function convertModel(paramPath: string, binPath: string, cacheRoot: string): Promise<ConvertedModel> {
+export async function convertModel(
+  paramPath: string,
+  binPath: string,
+  cacheRoot: string,
+): Promise<ConvertedModel> {
   const name = path.basename(paramPath).replace(/\.param$/, '');
   const [paramText, bin] = await Promise.all([readFile(paramPath, 'utf8'), readFile(binPath)]);
   const hash = createHash('sha256')

@@ -35,6 +35,7 @@ import {
   convertModel,
   featInput,
   featOutput,
+  keptPrefix,
   meanInput,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
@@ -367,7 +368,7 @@ export class UpscaleEngine {
           feeds[name] = new ort.Tensor('float32', Float32Array.of(ctx.alpha), []);
         else if (name.startsWith('se_mean_'))
           Object.assign(feeds, this.meanFeeds(means!, Number(name.slice(8)) + 1));
-        else if (name.startsWith('se_feat_') && cache) {
+        else if (isCached(name) && cache) {
           const f = await cache.get(`${t.row}:${t.col}:${name}`);
           feeds[name] = new ort.Tensor('float32', f.data, f.dims);
         }
@@ -459,8 +460,13 @@ export class UpscaleEngine {
           const key = featInput(k);
           if ((lastUse.get(key) ?? -1) > k)
             await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
+          for (const name of session.outputNames) {
+            const kept = res[name]!;
+            if (name.startsWith(keptPrefix))
+              await cache.put(`${t.row}:${t.col}:${name}`, kept.data as Float32Array, kept.dims as number[]);
+          }
           for (const [name, last] of lastUse)
-            if (last === k && name.startsWith('se_feat_')) await cache.delete(`${t.row}:${t.col}:${name}`);
+            if (last === k && isCached(name)) await cache.delete(`${t.row}:${t.col}:${name}`);
           await this.step(ctx);
         }
         means.push(Float32Array.from(acc, (s) => s / area));
@@ -497,7 +503,7 @@ export class UpscaleEngine {
       else if (name.startsWith('se_mean_')) {
         const m = means[Number(name.slice(8))]!;
         feeds[name] = new ort.Tensor('float32', m, [1, m.length, 1, 1]);
-      } else if (name.startsWith('se_feat_')) {
+      } else if (isCached(name)) {
         const f = await cache.get(`${t.row}:${t.col}:${name}`);
         feeds[name] = new ort.Tensor('float32', f.data, f.dims);
       } else throw new UpscaleError('engine_error', `unexpected model input ${name}`);
@@ -518,6 +524,11 @@ interface JobContext {
   units: number;
   done: number;
   checkAbort: () => void;
+}
+
+/** model inputs fed from the feature cache */
+function isCached(name: string): boolean {
+  return name.startsWith('se_feat_') || name.startsWith(keptPrefix);
 }
 
 function pick(feeds: Record<string, ort.Tensor>, names: readonly string[]): Record<string, ort.Tensor> {
