@@ -338,13 +338,26 @@ export class UpscaleEngine {
     const [r0, r1] = ownedRange(ctx.grid.rows, t.row, ctx.grid.coreH, P, lv);
     const [c0, c1] = ownedRange(ctx.grid.cols, t.col, ctx.grid.coreW, P, lv);
     const data = feat.data as Float32Array;
+    const n4 = c0 + ((c1 - c0) & ~3);
     for (let c = 0; c < C; c++) {
-      let s = 0;
+      // four independent sums: one dependent add chain was the engine's largest JS cost
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
       for (let y = r0; y < r1; y++) {
         const row = (c * fh + y) * fw;
-        for (let x = c0; x < c1; x++) s += data[row + x]!;
+        const end4 = row + n4;
+        let i = row + c0;
+        for (; i < end4; i += 4) {
+          s0 += data[i]!;
+          s1 += data[i + 1]!;
+          s2 += data[i + 2]!;
+          s3 += data[i + 3]!;
+        }
+        for (; i < row + c1; i++) s0 += data[i]!;
       }
-      acc[c]! += s;
+      acc[c]! += s0 + s1 + (s2 + s3);
     }
     return (r1 - r0) * (c1 - c0);
   }

@@ -60,23 +60,31 @@ export function storeTile(
   const plane = tileW * tileH;
   const w = Math.min(tileW, dstW - dx);
   const h = Math.min(tileH, dstH - dy);
+  if (!residual) {
+    for (let y = 0; y < h; y++) {
+      let d = ((dy + y) * dstW + dx) * 3;
+      const o = y * tileW;
+      for (let x = 0; x < w; x++, d += 3) {
+        dst[d] = to8(outTile[o + x]!);
+        dst[d + 1] = to8(outTile[plane + o + x]!);
+        dst[d + 2] = to8(outTile[2 * plane + o + x]!);
+      }
+    }
+    return;
+  }
+  // Nearest-upsampled source columns, once per tile rather than per pixel.
+  const srcCol = new Int32Array(w);
+  for (let x = 0; x < w; x++) srcCol[x] = Math.floor((dx + x) / residual.scale) * 3;
+  const src = residual.rgb;
   for (let y = 0; y < h; y++) {
     let d = ((dy + y) * dstW + dx) * 3;
     const o = y * tileW;
-    const srcRow = residual ? Math.floor((dy + y) / residual.scale) * residual.width : 0;
+    const srcRow = Math.floor((dy + y) / residual.scale) * residual.width * 3;
     for (let x = 0; x < w; x++, d += 3) {
-      let r = outTile[o + x]!;
-      let g = outTile[plane + o + x]!;
-      let b = outTile[2 * plane + o + x]!;
-      if (residual) {
-        const s = (srcRow + Math.floor((dx + x) / residual.scale)) * 3;
-        r += residual.rgb[s]! / 255;
-        g += residual.rgb[s + 1]! / 255;
-        b += residual.rgb[s + 2]! / 255;
-      }
-      dst[d] = to8(r);
-      dst[d + 1] = to8(g);
-      dst[d + 2] = to8(b);
+      const s = srcRow + srcCol[x]!;
+      dst[d] = to8(outTile[o + x]! + src[s]! / 255);
+      dst[d + 1] = to8(outTile[plane + o + x]! + src[s + 1]! / 255);
+      dst[d + 2] = to8(outTile[2 * plane + o + x]! + src[s + 2]! / 255);
     }
   }
 }
