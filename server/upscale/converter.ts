@@ -19,12 +19,14 @@ import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } fro
 import { encodeModel } from './onnx-proto.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 8;
+export const CONVERTER_VERSION = 9;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
 export const featInput = (k: number): string => `se_feat_${k}`;
 export const featOutput = 'se_feat';
+/** per-channel sum of the features entering an SE block over the tile's own part */
+export const sumOutput = 'se_sum';
 /** an image-like blob (<= 4 channels) one stage computes and the final stage reuses */
 export const keptPrefix = 'kept_';
 
@@ -32,9 +34,11 @@ export const keptPrefix = 'kept_';
  * Variants per model (k = SE block index, n = number of SE blocks):
  * - `full`:     image (+alpha) -> output, SE means computed from the tile itself (untiled use)
  * - `shared`:   image + all SE means (+alpha) -> output (final pass of tiled inference)
- * - `probe-k`:  image + means 0..k-1 -> features entering SE k (recompute passes)
+ * - `probe-k`:  image + means 0..k-1 + owned range -> sum of the features entering
+ *               SE k over the tile's own part (recompute passes)
  * - `stage-k`:  cached features 0..k-1 + means 0..k-1 (+image where a skip needs it)
- *               -> features entering SE k, or the output when k = n (cached passes);
+ *               -> features entering SE k and their owned sum, or the output when k = n
+ *               (cached passes);
  *               a stage also outputs the image-like blobs `kept_*` the final stage takes
  *               instead of recomputing them (see keptBlobs)
  */
@@ -144,11 +148,8 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
     },
   ];
   for (const b of se) {
-    specs.push({
-      name: `probe-${b.index}`,
-      outputs: [{ blob: b.poolInput, name: featOutput }],
-      overrides: means(b.index),
-    });
+    const ownedSum = { blob: b.poolInput, name: sumOutput };
+    specs.push({ name: `probe-${b.index}`, outputs: [], overrides: means(b.index), ownedSum });
     specs.push({
       name: `stage-${b.index}`,
       outputs: [
@@ -156,6 +157,7 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
         ...kept.filter((k) => k.stage === b.index).map((k) => ({ blob: k.blob, name: keptName(k.blob) })),
       ],
       overrides: [...feats(b.index), ...means(b.index)],
+      ownedSum,
     });
   }
   specs.push({

@@ -37,10 +37,11 @@ import {
   featOutput,
   keptPrefix,
   meanInput,
+  sumOutput,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
-import { ALPHA_INPUT, IMAGE_INPUT } from './graph-builder.js';
+import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
 import { extractTile, storeTile } from './padding.js';
@@ -327,39 +328,41 @@ export class UpscaleEngine {
     return feeds;
   }
 
-  /** Adds the part of an SE level's features this tile owns to `acc` (per channel). */
-  private accumulate(ctx: JobContext, k: number, t: Tile, feat: ort.Tensor, acc: Float64Array): number {
+  /** The range of SE level k's map this tile owns, as model inputs, and its area. */
+  private ownedFeeds(
+    ctx: JobContext,
+    k: number,
+    t: Tile,
+  ): { feeds: Record<string, ort.Tensor>; area: number } {
     const lv = ctx.model.info.levels[k]!;
     const P = ctx.model.info.geometry.prepad;
-    const [, C, fh, fw] = feat.dims as [number, number, number, number];
+    const [r0, r1] = ownedRange(ctx.grid.rows, t.row, ctx.grid.coreH, P, lv);
+    const [c0, c1] = ownedRange(ctx.grid.cols, t.col, ctx.grid.coreW, P, lv);
+    return {
+      feeds: {
+        [OWN_START]: new ort.Tensor('int64', BigInt64Array.of(BigInt(r0), BigInt(c0)), [2]),
+        [OWN_END]: new ort.Tensor('int64', BigInt64Array.of(BigInt(r1), BigInt(c1)), [2]),
+      },
+      area: (r1 - r0) * (c1 - c0),
+    };
+  }
+
+  /** Adds a tile's owned per-channel sums (the model's `se_sum` output) to `acc`. */
+  private addSums(k: number, res: ort.InferenceSession.OnnxValueMapType, acc: Float64Array): void {
+    const sums = res[sumOutput]!.data as Float32Array;
+    if (sums.length !== acc.length)
+      throw new UpscaleError('engine_error', `SE level ${k}: ${sums.length} sums`);
+    for (let c = 0; c < acc.length; c++) acc[c]! += sums[c]!;
+  }
+
+  /** The features a stage returns must have the size the tile plan expects. */
+  private checkLevel(ctx: JobContext, k: number, t: Tile, feat: ort.Tensor): void {
+    const lv = ctx.model.info.levels[k]!;
+    const P = ctx.model.info.geometry.prepad;
+    const [, , fh, fw] = feat.dims as [number, number, number, number];
     if (fh !== levelSide(t.h, P, lv) || fw !== levelSide(t.w, P, lv)) {
       throw new UpscaleError('engine_error', `SE level ${k}: unexpected feature map ${fw}x${fh}`);
     }
-    const [r0, r1] = ownedRange(ctx.grid.rows, t.row, ctx.grid.coreH, P, lv);
-    const [c0, c1] = ownedRange(ctx.grid.cols, t.col, ctx.grid.coreW, P, lv);
-    const data = feat.data as Float32Array;
-    const n4 = c0 + ((c1 - c0) & ~3);
-    for (let c = 0; c < C; c++) {
-      // four independent sums: one dependent add chain was the engine's largest JS cost
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let y = r0; y < r1; y++) {
-        const row = (c * fh + y) * fw;
-        const end4 = row + n4;
-        let i = row + c0;
-        for (; i < end4; i += 4) {
-          s0 += data[i]!;
-          s1 += data[i + 1]!;
-          s2 += data[i + 2]!;
-          s3 += data[i + 3]!;
-        }
-        for (; i < row + c1; i++) s0 += data[i]!;
-      }
-      acc[c]! += s0 + s1 + (s2 + s3);
-    }
-    return (r1 - r0) * (c1 - c0);
   }
 
   private async finalPass(
@@ -419,12 +422,15 @@ export class UpscaleEngine {
       const acc = new Float64Array(blk.channels);
       let area = 0;
       for (const t of tiles) {
+        const owned = this.ownedFeeds(ctx, k, t);
         const feeds: Record<string, ort.Tensor> = {
           [IMAGE_INPUT]: this.tileInput(ctx, t),
           ...this.meanFeeds(means, k),
+          ...owned.feeds,
         };
         const res = await session.run(pick(feeds, session.inputNames));
-        area += this.accumulate(ctx, k, t, res[featOutput]!, acc);
+        this.addSums(k, res, acc);
+        area += owned.area;
         await this.step(ctx);
       }
       means.push(Float32Array.from(acc, (s) => s / area));
@@ -466,10 +472,13 @@ export class UpscaleEngine {
         let area = 0;
         const session = stages[k]!;
         for (const t of tiles) {
-          const feeds = await this.stageFeeds(ctx, t, session, means, cache);
+          const owned = this.ownedFeeds(ctx, k, t);
+          const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
           const res = await session.run(feeds);
           const feat = res[featOutput]!;
-          area += this.accumulate(ctx, k, t, feat, acc);
+          this.checkLevel(ctx, k, t, feat);
+          this.addSums(k, res, acc);
+          area += owned.area;
           const key = featInput(k);
           if ((lastUse.get(key) ?? -1) > k)
             await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
@@ -519,7 +528,8 @@ export class UpscaleEngine {
       } else if (isCached(name)) {
         const f = await cache.get(`${t.row}:${t.col}:${name}`);
         feeds[name] = new ort.Tensor('float32', f.data, f.dims);
-      } else throw new UpscaleError('engine_error', `unexpected model input ${name}`);
+      } else if (name !== OWN_START && name !== OWN_END)
+        throw new UpscaleError('engine_error', `unexpected model input ${name}`);
     }
     return feeds;
   }

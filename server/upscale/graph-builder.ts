@@ -58,10 +58,18 @@ export interface VariantSpec {
   overrides?: BlobInput[];
   /** multiply the last SE block's output by a scalar graph input `alpha` */
   alpha?: boolean;
+  /**
+   * also output the per-channel sum of `blob` over rows/columns
+   * [own_start, own_end) (int64 [2] inputs): a tile's share of an SE mean,
+   * summed by onnxruntime instead of in JS
+   */
+  ownedSum?: { blob: string; name: string };
 }
 
 export const IMAGE_INPUT = 'input';
 export const ALPHA_INPUT = 'alpha';
+export const OWN_START = 'own_start';
+export const OWN_END = 'own_end';
 
 const INT64_MAX = 2 ** 62;
 
@@ -92,6 +100,7 @@ export function buildOnnxGraph(
     for (const bottom of p.bottoms) visit(bottom);
   };
   for (const o of spec.outputs) visit(o.blob);
+  if (spec.ownedSum) visit(spec.ownedSum.blob);
 
   let alphaTarget: string | undefined;
   if (spec.alpha) {
@@ -458,6 +467,25 @@ export function buildOnnxGraph(
     });
   }
   if (alphaUsed) inputs.push({ name: ALPHA_INPUT, elemType: TensorType.FLOAT, shape: [] });
+  const sumOutputs: OnnxValueInfo[] = [];
+  if (spec.ownedSum) {
+    const { blob, name } = spec.ownedSum;
+    inputs.push({ name: OWN_START, elemType: TensorType.INT64, shape: [2] });
+    inputs.push({ name: OWN_END, elemType: TensorType.INT64, shape: [2] });
+    inits.push(int64Tensor(`${name}_axes`, [2, 3]));
+    nodes.push({
+      opType: 'Slice',
+      inputs: [ref(blob), OWN_START, OWN_END, `${name}_axes`],
+      outputs: [`${name}_region`],
+    });
+    nodes.push({
+      opType: 'ReduceSum',
+      inputs: [`${name}_region`, `${name}_axes`],
+      outputs: [name],
+      attrs: { keepdims: 0 },
+    });
+    sumOutputs.push({ name, elemType: TensorType.FLOAT, shape: [1, `${name}_c`] });
+  }
 
   const outputs: OnnxValueInfo[] = spec.outputs.map((o) => {
     nodes.push({ opType: 'Identity', inputs: [ref(o.blob)], outputs: [o.name] });
@@ -470,5 +498,5 @@ export function buildOnnxGraph(
   });
   if (outputs.some((o) => o.name === IMAGE_INPUT))
     throw new UnsupportedGraphError('output name clashes with input');
-  return { name: spec.name, nodes, initializers: inits, inputs, outputs };
+  return { name: spec.name, nodes, initializers: inits, inputs, outputs: [...outputs, ...sumOutputs] };
 }
