@@ -8,9 +8,10 @@
 //
 // cache_mode (Real-CUGAN's meaning, mapped onto this engine):
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
-//      point are cached (memory up to a budget, then a temporary file), so each
-//      convolution runs once (skip branches are recomputed from the input instead
-//      of cached, which keeps the cache ~4x smaller).
+//      point are cached (all in RAM for small jobs, else up to a budget and then
+//      a temporary file); wide skip branches are recomputed from the input
+//      instead of cached (1 KB per pixel at 2x resolution), image-like ones (the
+//      first U-Net's RGB) are cached.
 //   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
@@ -19,9 +20,10 @@
 // A job that fits in one tile runs the plain graph once whatever the mode.
 // tile_mode: see tiling.ts.
 //
-// Inference runs on onnxruntime's own threads (session.run is asynchronous) and
-// image coding on libvips' threads; between tiles the engine yields, checks the
-// AbortSignal and reports progress. Jobs run one at a time per engine, which
+// Image coding runs on libvips' threads. Inference does not: onnxruntime-node
+// (1.30) resolves session.run on the calling thread after a setImmediate, so each
+// tile's run (0.01-0.25 s on 2 cores) holds the event loop. Between tiles the
+// engine yields, checks the AbortSignal and reports progress. Jobs run one at a time per engine, which
 // bounds memory; callers queue.
 
 import { readdir } from 'node:fs/promises';
