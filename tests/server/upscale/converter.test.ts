@@ -175,6 +175,39 @@ describe('ncnn -> ONNX', () => {
     });
   }
 
+  it("SE sync variants sum a tile's own range of the features in the graph", async () => {
+    const param = [
+      '7767517',
+      '7 8',
+      'Input in0 0 1 in0',
+      'Convolution conv 1 1 in0 f 0=2 1=1 5=0 6=2',
+      'Split sp 1 2 f x1 x2',
+      'Pooling gap 1 1 x2 g 0=1 4=1',
+      'InnerProduct fc1 1 1 g h 0=2 1=0 2=4',
+      'InnerProduct fc2 1 1 h s 0=2 1=0 2=4 9=4',
+      'BinaryOp mul 2 1 x1 s out0 0=2',
+    ].join('\n');
+    // conv: channel 0 = x, channel 1 = 2x
+    const bin = Buffer.concat([fp32Blob([1, 2]), fp32Blob([1, 0, 0, 1]), fp32Blob([1, 0, 0, 1])]);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'loom-conv-'));
+    dirs.push(dir);
+    await writeFile(path.join(dir, 'm.param'), param);
+    await writeFile(path.join(dir, 'm.bin'), bin);
+    const m = await convertModel(path.join(dir, 'm.param'), path.join(dir, 'm.bin'), path.join(dir, 'onnx'));
+    const x = Float32Array.from({ length: 12 }, (_, i) => i + 1); // 1 channel, 3 rows x 4 columns
+    const range = {
+      own_start: new ort.Tensor('int64', BigInt64Array.of(1n, 1n), [2]),
+      own_end: new ort.Tensor('int64', BigInt64Array.of(3n, 3n), [2]),
+    };
+    const owned = 6 + 7 + 10 + 11; // rows 1-2, columns 1-2
+    for (const variant of ['probe-0', 'stage-0']) {
+      const s = await ort.InferenceSession.create(path.join(m.dir, m.variants[variant]!));
+      const r = await s.run({ input: new ort.Tensor('float32', x, [1, 1, 3, 4]), ...range });
+      await s.release();
+      expect([...(r['se_sum']!.data as Float32Array)]).toEqual([owned, 2 * owned]);
+    }
+  });
+
   it('squeeze-and-excitation block: global pooling, InnerProduct, Sigmoid, broadcast Mul, alpha', async () => {
     const param = [
       '7767517',
