@@ -22,9 +22,11 @@
 //
 // Image coding runs on libvips' threads. Inference does not: onnxruntime-node
 // (1.30) resolves session.run on the calling thread after a setImmediate, so each
-// tile's run (0.01-0.25 s on 2 cores) holds the event loop. Between tiles the
-// engine yields, checks the AbortSignal and reports progress. Jobs run one at a time per engine, which
-// bounds memory; callers queue.
+// tile's run (0.01-0.25 s on 2 cores) holds the thread that calls it: the
+// service therefore runs each engine on a worker thread of its own
+// (server/modules/upscale/threaded-engine.ts). Between tiles the engine yields,
+// checks the AbortSignal and reports progress. Jobs run one at a time per
+// engine, which bounds memory; callers queue.
 
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,6 @@
-// The production engine factory: one Real-CUGAN engine per queue slot, sharing the cores.
-import { UpscaleEngine } from '../../upscale/engine.js';
+// The production engine factory: one Real-CUGAN engine per queue slot, sharing the cores, each on
+// its own thread so inference never holds the event loop.
+import { ThreadedEngine } from './threaded-engine.js';
 import type { EngineFactory, UpscaleEnginePort } from './upscale-engine-port.js';
 
 export function realEngineFactory(opts: {
@@ -10,7 +11,7 @@ export function realEngineFactory(opts: {
 }): EngineFactory {
   const threads = Math.max(1, Math.floor(opts.threads / opts.concurrency));
   return () => {
-    const engine: UpscaleEnginePort = new UpscaleEngine({
+    const engine: UpscaleEnginePort = new ThreadedEngine({
       modelsDir: opts.modelsDir,
       threads,
       maxInputPixels: opts.maxPixels,

@@ -1,0 +1,58 @@
+// The engine thread: one UpscaleEngine (its sessions and model cache) answering the service's
+// messages. Jobs queue inside the engine, as they would on the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { UpscaleEngine } from '../../upscale/engine.js';
+import { UpscaleError } from '../../upscale/errors.js';
+import type { EngineThreadOptions, FromEngine, ThreadError, ToEngine } from './engine-thread-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('engine-thread-main runs as a worker thread');
+const options = workerData as EngineThreadOptions;
+const engine = new UpscaleEngine(options);
+const running = new Map<number, AbortController>();
+
+const post = (message: FromEngine, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+function asThreadError(error: unknown): ThreadError {
+  if (error instanceof UpscaleError) return { code: error.code, message: error.message };
+  return { code: 'engine_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+port.on('message', (message: ToEngine) => {
+  switch (message.type) {
+    case 'list':
+      engine.listModels().then(
+        (models) => post({ type: 'models', id: message.id, models }),
+        (error: unknown) => post({ type: 'error', id: message.id, error: asThreadError(error) }),
+      );
+      return;
+    case 'abort':
+      running.get(message.id)?.abort();
+      return;
+    case 'upscale': {
+      const controller = new AbortController();
+      running.set(message.id, controller);
+      const { id } = message;
+      engine
+        .upscale(Buffer.from(message.input.buffer, message.input.byteOffset, message.input.byteLength), {
+          ...message.params,
+          signal: controller.signal,
+          onProgress: (fraction) => post({ type: 'progress', id, fraction }),
+        })
+        .then(
+          (result) => {
+            // A pooled or sliced Buffer cannot be transferred whole: copy it into its own memory.
+            const own =
+              result.data.byteOffset === 0 && result.data.byteLength === result.data.buffer.byteLength
+                ? new Uint8Array(result.data.buffer, 0, result.data.byteLength)
+                : new Uint8Array(result.data);
+            const { tiles: _tiles, strategy: _strategy, ...rest } = result;
+            post({ type: 'result', id, result: { ...rest, data: own } }, [own.buffer as ArrayBuffer]);
+          },
+          (error: unknown) => post({ type: 'error', id, error: asThreadError(error) }),
+        )
+        .finally(() => running.delete(id));
+      return;
+    }
+  }
+});

@@ -1,0 +1,35 @@
+// Messages between the service (main thread) and the engine thread. onnxruntime-node runs each
+// inference on the thread that calls it, so the engine lives on its own thread: sign-in, uploads
+// and progress streams keep answering while a tile is being computed.
+import type { UpscaleErrorCode } from '../../upscale/errors.js';
+import type { EngineJobResult, EngineModel } from './upscale-engine-port.js';
+
+export interface EngineThreadOptions {
+  modelsDir: string;
+  threads: number;
+  maxInputPixels: number;
+}
+
+export type EngineJobParams = {
+  modelName: string;
+  tileMode?: number;
+  cacheMode?: number;
+  alpha?: number;
+  format?: 'png' | 'jpeg' | 'webp';
+};
+
+export type ToEngine =
+  | { type: 'list'; id: number }
+  | { type: 'upscale'; id: number; input: Uint8Array; params: EngineJobParams }
+  | { type: 'abort'; id: number };
+
+export interface ThreadError {
+  code: UpscaleErrorCode;
+  message: string;
+}
+
+export type FromEngine =
+  | { type: 'models'; id: number; models: EngineModel[] }
+  | { type: 'progress'; id: number; fraction: number }
+  | { type: 'result'; id: number; result: Omit<EngineJobResult, 'data'> & { data: Uint8Array } }
+  | { type: 'error'; id: number; error: ThreadError };

@@ -1,0 +1,87 @@
+// The service's engine runs on a worker thread: the same bytes as the engine on this thread,
+// typed errors and cancellation across the thread, and an event loop that keeps turning while
+// tiles are computed (onnxruntime-node holds the calling thread for each run).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { ThreadedEngine } from '../../../server/modules/upscale/threaded-engine.js';
+import { UpscaleEngine, UpscaleError } from '../../../server/upscale/engine.js';
+import { models, texturedImage } from '../upscale/helpers.js';
+
+let threaded: ThreadedEngine;
+let direct: UpscaleEngine;
+let image: Buffer;
+
+beforeAll(async () => {
+  const modelsDir = await models();
+  threaded = new ThreadedEngine({ modelsDir, threads: 2, maxInputPixels: 4_200_000 });
+  direct = new UpscaleEngine({ modelsDir, threads: 2 });
+  image = await texturedImage(288, 216);
+}, 300_000);
+
+afterAll(async () => {
+  await threaded?.close();
+  await direct?.close();
+});
+
+/** The longest the event loop was held while `job` ran, in ms. */
+async function longestStall(job: () => Promise<unknown>): Promise<number> {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  await job();
+  histogram.disable();
+  return histogram.max / 1e6;
+}
+
+describe('the engine on its own thread', () => {
+  it('lists the models and answers with the same bytes as the engine on this thread', async () => {
+    expect((await threaded.listModels()).map((m) => m.name)).toEqual(
+      (await direct.listModels()).map((m) => m.name),
+    );
+    const a = await threaded.upscale(image, { modelName: 'up2x-conservative' });
+    const b = await direct.upscale(image, { modelName: 'up2x-conservative' });
+    expect({ width: a.width, height: a.height, scale: a.scale, format: a.format }).toEqual({
+      width: 576,
+      height: 432,
+      scale: 2,
+      format: 'png',
+    });
+    expect(Buffer.compare(a.data, b.data)).toBe(0);
+  }, 120_000);
+
+  it('keeps the event loop turning while it computes', async () => {
+    // Warm both (sessions created), then compare how long each holds this thread.
+    const onThisThread = await longestStall(() => direct.upscale(image, { modelName: 'up2x-no-denoise' }));
+    const onItsThread = await longestStall(() => threaded.upscale(image, { modelName: 'up2x-no-denoise' }));
+    console.log(
+      `event loop held at most ${onThisThread.toFixed(0)} ms on this thread, ${onItsThread.toFixed(0)} ms with the engine thread`,
+    );
+    expect(onItsThread).toBeLessThan(onThisThread / 2);
+  }, 120_000);
+
+  it('reports progress, and carries typed errors and cancellation across the thread', async () => {
+    const fractions: number[] = [];
+    await threaded.upscale(image, { modelName: 'up2x-conservative', onProgress: (f) => fractions.push(f) });
+    expect(fractions.length).toBeGreaterThan(0);
+    expect(fractions.at(-1)).toBe(1);
+
+    const corrupt = threaded.upscale(Buffer.from('not an image at all'), { modelName: 'up2x-conservative' });
+    await expect(corrupt).rejects.toBeInstanceOf(UpscaleError);
+    await expect(corrupt).rejects.toMatchObject({
+      code: expect.stringMatching(/unsupported_type|corrupt_image/),
+    });
+    await expect(threaded.upscale(image, { modelName: 'up9x-magic' })).rejects.toMatchObject({
+      code: 'unknown_model',
+    });
+
+    const controller = new AbortController();
+    const job = threaded.upscale(image, {
+      modelName: 'up2x-conservative',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
+    await expect(job).rejects.toMatchObject({ code: 'cancelled' });
+    // The thread is still there for the next job.
+    expect((await threaded.upscale(image, { modelName: 'up2x-conservative' })).width).toBe(576);
+  }, 120_000);
+});
