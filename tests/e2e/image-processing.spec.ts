@@ -154,11 +154,12 @@ test('a reload in the middle of a batch resumes it by itself, and the server run
 }) => {
   await open(page);
   const resultsBefore = resultsOnServer();
-  await addImages(page, pngFiles(7, 128, 10));
+  // Images large enough that the engine is busy with each for a while, even on a fast machine.
+  await addImages(page, pngFiles(7, 256, 10));
   await page.getByTestId('start-upscale').click();
   await expect(cards(page, 'processing')).toHaveCount(3);
   // Reload while the server holds requests, so the resend meets work it already has.
-  await expect.poll(() => proxy.serverActive).toBeGreaterThan(0);
+  await expect.poll(() => proxy.serverActive, { intervals: [20], timeout: 20_000 }).toBeGreaterThan(0);
   await page.reload();
 
   await expect(page.getByTestId('result-card')).toHaveCount(7);
