@@ -19,7 +19,7 @@ import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } fro
 import { encodeModel } from './onnx-proto.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 9;
+export const CONVERTER_VERSION = 10;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -29,6 +29,10 @@ export const featOutput = 'se_feat';
 export const sumOutput = 'se_sum';
 /** an image-like blob (<= 4 channels) one stage computes and the final stage reuses */
 export const keptPrefix = 'kept_';
+/** a wide skip branch one stage computes and the final stage takes, when the engine caches it */
+export const skipPrefix = 'skip_';
+/** suffix of the variants that output / take the cached skip branches */
+export const withSkips = '+skips';
 
 /**
  * Variants per model (k = SE block index, n = number of SE blocks):
@@ -41,6 +45,9 @@ export const keptPrefix = 'kept_';
  *               (cached passes);
  *               a stage also outputs the image-like blobs `kept_*` the final stage takes
  *               instead of recomputing them (see keptBlobs)
+ * - `stage-k+skips`: as stage-k, and also the wide skip branches `skip_*` (float16)
+ *               the final stage would recompute (see skipBlobs); only for the stages
+ *               that compute some, and `stage-n+skips` takes them all
  */
 export interface ConvertedModel {
   name: string;
@@ -126,10 +133,57 @@ function keptBlobs(
   return kept;
 }
 
+/**
+ * Wide blobs (skip branches, 64 channels at the output's resolution in 4x)
+ * that the final stage recomputes from earlier stages' inputs: the frontier
+ * between the layers it shares with an earlier stage and the ones only it runs,
+ * taken after a Crop where the final stage crops them (smaller to cache). With
+ * them fed in, the final stage runs only its own layers. Caching them costs
+ * about 0.5 KB per output pixel as float16, so the engine does it per tile
+ * within a memory budget and recomputes the rest.
+ */
+export function skipBlobs(
+  graph: NcnnGraph,
+  se: SeBlock[],
+  outBlob: string,
+  kept: string[],
+): Array<{ blob: string; stage: number; channels: number }> {
+  const n = se.length;
+  const alias = blobAliases(graph);
+  const canon = (b: string): string => alias.get(b) ?? b;
+  const producers = new Map<string, NcnnLayer>();
+  for (const l of graph.layers) if (l.type !== 'Split') for (const t of l.tops) producers.set(canon(t), l);
+  const feats = (k: number): string[] => se.slice(0, k).flatMap((b) => [b.poolInput, b.mean]);
+  const earlier = Array.from({ length: n }, (_, k) => layersRun(graph, [se[k]!.poolInput], feats(k)));
+  const last = layersRun(graph, [outBlob], [...feats(n), ...kept]);
+  const stageOf = (l: NcnnLayer): number => earlier.findIndex((run) => run.has(l.name));
+  const found = new Map<string, { blob: string; stage: number; channels: number }>();
+  for (const l of graph.layers) {
+    if (!last.has(l.name) || stageOf(l) >= 0) continue;
+    for (const bottom of l.bottoms) {
+      const p = producers.get(canon(bottom));
+      if (!p || !last.has(p.name)) continue;
+      const stage = stageOf(p);
+      if (stage < 0) continue;
+      const channels = paramInt(p, 0, 0);
+      const blob = l.type === 'Crop' ? canon(l.tops[0]!) : canon(bottom);
+      if (channels > 4) found.set(blob, { blob, stage, channels });
+    }
+  }
+  return [...found.values()];
+}
+
 export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
   const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
   const kept = keptBlobs(graph, se, outBlob);
   const keptName = (blob: string): string => `${keptPrefix}${blob}`;
+  const skips = skipBlobs(
+    graph,
+    se,
+    outBlob,
+    kept.map((k) => k.blob),
+  );
+  const skipName = (blob: string): string => `${skipPrefix}${blob}`;
   const means = (k: number): BlobInput[] =>
     se
       .slice(0, k)
@@ -150,7 +204,7 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
   for (const b of se) {
     const ownedSum = { blob: b.poolInput, name: sumOutput };
     specs.push({ name: `probe-${b.index}`, outputs: [], overrides: means(b.index), ownedSum });
-    specs.push({
+    const stage: VariantSpec = {
       name: `stage-${b.index}`,
       outputs: [
         { blob: b.poolInput, name: featOutput },
@@ -158,18 +212,47 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
       ],
       overrides: [...feats(b.index), ...means(b.index)],
       ownedSum,
-    });
+    };
+    specs.push(stage);
+    const own = skips.filter((k) => k.stage === b.index);
+    if (own.length)
+      specs.push({
+        ...stage,
+        name: `${stage.name}${withSkips}`,
+        outputs: [
+          ...stage.outputs,
+          ...own.map((k) => ({ blob: k.blob, name: skipName(k.blob), half: true })),
+        ],
+      });
   }
-  specs.push({
+  const keptInputs = kept.map((k) => ({
+    blob: k.blob,
+    name: keptName(k.blob),
+    channels: k.channels,
+    vector: false,
+  }));
+  const final: VariantSpec = {
     name: `stage-${se.length}`,
     outputs: [{ blob: outBlob, name: OUTPUT_NAME }],
-    overrides: [
-      ...kept.map((k) => ({ blob: k.blob, name: keptName(k.blob), channels: k.channels, vector: false })),
-      ...feats(se.length),
-      ...means(se.length),
-    ],
+    overrides: [...keptInputs, ...feats(se.length), ...means(se.length)],
     alpha: true,
-  });
+  };
+  specs.push(final);
+  if (skips.length)
+    specs.push({
+      ...final,
+      name: `${final.name}${withSkips}`,
+      overrides: [
+        ...skips.map((k) => ({
+          blob: k.blob,
+          name: skipName(k.blob),
+          channels: k.channels,
+          vector: false,
+          half: true,
+        })),
+        ...final.overrides!,
+      ],
+    });
   return specs;
 }
 

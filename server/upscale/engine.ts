@@ -41,7 +41,9 @@ import {
   featOutput,
   keptPrefix,
   meanInput,
+  skipPrefix,
   sumOutput,
+  withSkips,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
@@ -74,6 +76,8 @@ export interface UpscaleResult {
   /** how the job was run, for logs and the benchmark */
   tiles: number;
   strategy: 'single' | 'cached' | 'recompute' | 'sampled';
+  /** tiles whose final-stage skip branches were cached rather than recomputed */
+  skipCachedTiles: number;
 }
 
 export interface ModelInfo {
@@ -92,6 +96,11 @@ export interface UpscaleEngineOptions {
   cacheBudgetBytes?: number;
   /** a job whose cached features total at most this keeps them all in RAM */
   smallJobFeatureBytes?: number;
+  /**
+   * such a small job also caches the final stage's wide skip branches (float16)
+   * up to this many bytes instead of recomputing them; 0 turns it off
+   */
+  skipCacheBytes?: number;
   /** onnxruntime's per-session memory arena: slightly faster, much more memory */
   memArena?: boolean;
 }
@@ -118,6 +127,13 @@ const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
  * the file for. Larger jobs keep DEFAULT_CACHE_BUDGET in RAM.
  */
 const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
+/**
+ * The final stage's skip branches (64 channels at twice the input resolution)
+ * kept per tile for small jobs: recomputing them was about a quarter of a
+ * 640x480 4x job. A 640x480 job needs about 330 MiB (4x) / 190 MiB (2x) as
+ * float16; tiles beyond the budget recompute theirs.
+ */
+const DEFAULT_SKIP_CACHE = 384 * 1024 * 1024;
 
 interface LoadedModel {
   info: ConvertedModel;
@@ -138,6 +154,7 @@ export class UpscaleEngine {
   private readonly maxTile: Record<number, number>;
   private readonly cacheBudget: number;
   private readonly smallJobFeatures: number;
+  private readonly skipCache: number;
   private readonly memArena: boolean;
   private readonly models = new Map<string, Promise<LoadedModel>>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -150,6 +167,7 @@ export class UpscaleEngine {
     this.maxTile = { ...DEFAULT_MAX_TILE, ...opts.maxTile } as Record<number, number>;
     this.cacheBudget = opts.cacheBudgetBytes ?? DEFAULT_CACHE_BUDGET;
     this.smallJobFeatures = opts.smallJobFeatureBytes ?? DEFAULT_SMALL_JOB_FEATURES;
+    this.skipCache = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE;
     this.memArena = opts.memArena ?? process.env['UPSCALE_MEM_ARENA'] === '1';
   }
 
@@ -278,6 +296,7 @@ export class UpscaleEngine {
       checkAbort,
     };
     let strategy: UpscaleResult['strategy'];
+    let skipCachedTiles = 0;
     if (grid.tiles.length === 1) {
       strategy = 'single';
       ctx.units = 1;
@@ -290,7 +309,7 @@ export class UpscaleEngine {
       await this.sampled(ctx);
     } else {
       strategy = 'cached';
-      await this.cached(ctx, p.cacheMode !== 0);
+      skipCachedTiles = await this.cached(ctx, p.cacheMode !== 0);
     }
     opts.onProgress?.(1);
     const alphaOut = img.alpha ? await upscaleAlpha(img.alpha, img.width, img.height, scale) : undefined;
@@ -305,6 +324,7 @@ export class UpscaleEngine {
       durationMs: Math.round(performance.now() - started),
       tiles: grid.tiles.length,
       strategy,
+      skipCachedTiles,
     };
   }
 
@@ -375,12 +395,14 @@ export class UpscaleEngine {
     variant: string,
     means: Float32Array[] | undefined,
     cache?: FeatureCache,
+    skips?: SkipStore,
   ): Promise<void> {
-    const session = await this.session(ctx.model, variant);
     const { scale } = ctx.model.info.geometry;
     // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
     const residual = scale === 4 ? { rgb: ctx.img.rgb, width: ctx.img.width, scale } : undefined;
     for (const t of tiles) {
+      const tileSkips = skips?.take(t);
+      const session = await this.session(ctx.model, tileSkips ? `${variant}${withSkips}` : variant);
       const feeds: Record<string, ort.Tensor> = {};
       for (const name of session.inputNames) {
         if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
@@ -391,7 +413,7 @@ export class UpscaleEngine {
         else if (isCached(name) && cache) {
           const f = await cache.get(`${t.row}:${t.col}:${name}`);
           feeds[name] = new ort.Tensor('float32', f.data, f.dims);
-        }
+        } else if (name.startsWith(skipPrefix) && tileSkips?.[name]) feeds[name] = tileSkips[name];
       }
       for (const name of session.inputNames) {
         if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
@@ -456,7 +478,7 @@ export class UpscaleEngine {
   }
 
   /** Exact means with each convolution run once: stage k consumes the features cached at earlier sync points. */
-  private async cached(ctx: JobContext, quantise: boolean): Promise<void> {
+  private async cached(ctx: JobContext, quantise: boolean): Promise<number> {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
     ctx.units = tiles.length * (n + 1);
@@ -467,15 +489,26 @@ export class UpscaleEngine {
     const lastUse = new Map<string, number>();
     stages.forEach((s, k) => s.inputNames.forEach((name) => lastUse.set(name, k)));
     const total = this.cachedFeatureBytes(ctx, lastUse, quantise);
-    const cache = new FeatureCache(total <= this.smallJobFeatures ? total : this.cacheBudget, quantise);
+    const small = total <= this.smallJobFeatures;
+    const cache = new FeatureCache(small ? total : this.cacheBudget, quantise);
+    const skips = new SkipStore(small ? this.skipCache : 0, ctx.model.info.geometry.prepad);
+    const skipVariants = new Set(Object.keys(ctx.model.info.variants).filter((v) => v.endsWith(withSkips)));
+    const skipStages = await Promise.all(
+      stages.map((_, k) =>
+        skipVariants.has(`stage-${k}${withSkips}`)
+          ? this.session(ctx.model, `stage-${k}${withSkips}`)
+          : undefined,
+      ),
+    );
     try {
       const means: Float32Array[] = [];
       for (let k = 0; k < n; k++) {
         const blk = ctx.model.info.se[k]!;
         const acc = new Float64Array(blk.channels);
         let area = 0;
-        const session = stages[k]!;
         for (const t of tiles) {
+          const withSkip = skipStages[k] && skipVariants.has(`stage-${n}${withSkips}`) && skips.admit(t);
+          const session = withSkip ? skipStages[k]! : stages[k]!;
           const owned = this.ownedFeeds(ctx, k, t);
           const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
           const res = await session.run(feeds);
@@ -490,6 +523,7 @@ export class UpscaleEngine {
             const kept = res[name]!;
             if (name.startsWith(keptPrefix))
               await cache.put(`${t.row}:${t.col}:${name}`, kept.data as Float32Array, kept.dims as number[]);
+            else if (name.startsWith(skipPrefix)) skips.put(t, name, kept);
           }
           for (const [name, last] of lastUse)
             if (last === k && isCached(name)) await cache.delete(`${t.row}:${t.col}:${name}`);
@@ -497,7 +531,8 @@ export class UpscaleEngine {
         }
         means.push(Float32Array.from(acc, (s) => s / area));
       }
-      await this.finalPass(ctx, tiles, `stage-${n}`, means, cache);
+      await this.finalPass(ctx, tiles, `stage-${n}`, means, cache, skips);
+      return skips.admittedTiles;
     } finally {
       await cache.close();
     }
@@ -551,6 +586,66 @@ interface JobContext {
   units: number;
   done: number;
   checkAbort: () => void;
+}
+
+/**
+ * The final stage's skip branches of the tiles that keep them (in RAM, float16),
+ * within a byte budget; the other tiles' final stage recomputes them. The size
+ * of a tile's skips is predicted from the first tile's, per padded input pixel.
+ */
+class SkipStore {
+  private readonly tiles = new Map<string, Record<string, ort.Tensor>>();
+  private readonly admitted = new Set<string>();
+  private bytes = 0;
+  private first: { key: string; area: number; bytes: number } | undefined;
+
+  constructor(
+    private readonly budget: number,
+    private readonly prepad: number,
+  ) {}
+
+  private area(t: Tile): number {
+    return (t.w + 2 * this.prepad) * (t.h + 2 * this.prepad);
+  }
+
+  get admittedTiles(): number {
+    return this.admitted.size;
+  }
+
+  /** whether tile t keeps its skips; reserves their predicted room */
+  admit(t: Tile): boolean {
+    const key = `${t.row}:${t.col}`;
+    if (this.admitted.has(key)) return true;
+    if (this.budget <= 0) return false;
+    if (!this.first) this.first = { key, area: this.area(t), bytes: 0 };
+    else {
+      const predicted = (this.first.bytes / this.first.area) * this.area(t);
+      if (this.bytes + predicted > this.budget) return false;
+      this.bytes += predicted;
+    }
+    this.admitted.add(key);
+    return true;
+  }
+
+  put(t: Tile, name: string, value: ort.Tensor): void {
+    const key = `${t.row}:${t.col}`;
+    const entry = this.tiles.get(key) ?? {};
+    entry[name] = value;
+    this.tiles.set(key, entry);
+    if (key === this.first?.key) {
+      const size = (value.data as Uint16Array).byteLength;
+      this.first.bytes += size;
+      this.bytes += size;
+    }
+  }
+
+  /** tile t's skips (dropped from the store), or undefined when it recomputes them */
+  take(t: Tile): Record<string, ort.Tensor> | undefined {
+    const key = `${t.row}:${t.col}`;
+    const entry = this.tiles.get(key);
+    this.tiles.delete(key);
+    return entry;
+  }
 }
 
 /** model inputs fed from the feature cache */

@@ -50,11 +50,14 @@ export interface BlobInput {
   /** channel count; spatial inputs get symbolic H/W, vectors are [1,C,1,1] */
   channels: number;
   vector: boolean;
+  /** fed as float16 (half the memory of a cached feature) and cast to float in the graph */
+  half?: boolean;
 }
 
 export interface VariantSpec {
   name: string;
-  outputs: Array<{ blob: string; name: string }>;
+  /** `half`: returned as float16 (cast in the graph) */
+  outputs: Array<{ blob: string; name: string; half?: boolean }>;
   overrides?: BlobInput[];
   /** multiply the last SE block's output by a scalar graph input `alpha` */
   alpha?: boolean;
@@ -117,7 +120,7 @@ export function buildOnnxGraph(
   const ref = (blob: string): string => {
     const b = canon(blob);
     const o = overrides.get(b);
-    if (o) return o.name;
+    if (o) return o.half ? `${o.name}_f32` : o.name;
     return b === alphaTarget ? `b_${b}_alpha` : `b_${b}`;
   };
   const out = (l: NcnnLayer): string => `b_${canon(l.tops[0]!)}`;
@@ -462,9 +465,16 @@ export function buildOnnxGraph(
     if (!usedOverrides.has(canon(o.blob))) continue;
     inputs.push({
       name: o.name,
-      elemType: TensorType.FLOAT,
+      elemType: o.half ? TensorType.FLOAT16 : TensorType.FLOAT,
       shape: o.vector ? [1, o.channels, 1, 1] : [1, o.channels, `${o.name}_h`, `${o.name}_w`],
     });
+    if (o.half)
+      nodes.unshift({
+        opType: 'Cast',
+        inputs: [o.name],
+        outputs: [`${o.name}_f32`],
+        attrs: { to: TensorType.FLOAT },
+      });
   }
   if (alphaUsed) inputs.push({ name: ALPHA_INPUT, elemType: TensorType.FLOAT, shape: [] });
   const sumOutputs: OnnxValueInfo[] = [];
@@ -488,11 +498,15 @@ export function buildOnnxGraph(
   }
 
   const outputs: OnnxValueInfo[] = spec.outputs.map((o) => {
-    nodes.push({ opType: 'Identity', inputs: [ref(o.blob)], outputs: [o.name] });
+    nodes.push(
+      o.half
+        ? { opType: 'Cast', inputs: [ref(o.blob)], outputs: [o.name], attrs: { to: TensorType.FLOAT16 } }
+        : { opType: 'Identity', inputs: [ref(o.blob)], outputs: [o.name] },
+    );
     // Symbolic dims: onnxruntime infers the real shapes.
     return {
       name: o.name,
-      elemType: TensorType.FLOAT,
+      elemType: o.half ? TensorType.FLOAT16 : TensorType.FLOAT,
       shape: [1, `${o.name}_c`, `${o.name}_h`, `${o.name}_w`],
     };
   });

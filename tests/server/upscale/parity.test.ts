@@ -79,11 +79,13 @@ describe('tiling', () => {
       cacheBudgetBytes: 0,
       smallJobFeatureBytes: 0,
     });
+    // skip branches recomputed on both sides, so only where the features live differs
+    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, skipCacheBytes: 0 });
     try {
       const img = await texturedImage(64, 56, 5);
       for (const cacheMode of [0, 1]) {
         const inMemory = (
-          await rawRgb((await tiled.upscale(img, { modelName: 'up2x-conservative', cacheMode })).data)
+          await rawRgb((await inRam.upscale(img, { modelName: 'up2x-conservative', cacheMode })).data)
         ).data;
         const r = await spilling.upscale(img, { modelName: 'up2x-conservative', cacheMode });
         expect(r.strategy).toBe('cached');
@@ -91,6 +93,32 @@ describe('tiling', () => {
       }
     } finally {
       await spilling.close();
+      await inRam.close();
+    }
+  });
+
+  it('skip branches cached as float16 (all tiles, some tiles) match recomputing them', async () => {
+    const img = await texturedImage(64, 56, 9);
+    const engines = [0, 2_000_000, undefined].map(
+      (skipCacheBytes) => new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 4: 28 }, skipCacheBytes }),
+    );
+    try {
+      for (const modelName of ['up2x-conservative', 'up4x-no-denoise']) {
+        const runs = await Promise.all(engines.map((e) => e.upscale(img, { modelName })));
+        const [none, some, all] = runs.map((r) => r.skipCachedTiles);
+        expect(none).toBe(0);
+        expect(some).toBeGreaterThan(0);
+        expect(some).toBeLessThan(runs[1]!.tiles);
+        expect(all).toBe(runs[2]!.tiles);
+        const [recomputed, ...cached] = await Promise.all(runs.map(async (r) => (await rawRgb(r.data)).data));
+        for (const c of cached) {
+          const d = diff(c, recomputed!);
+          expect(d.max).toBeLessThanOrEqual(1);
+          expect(d.mean).toBeLessThan(0.05);
+        }
+      }
+    } finally {
+      await Promise.all(engines.map((e) => e.close()));
     }
   });
 
