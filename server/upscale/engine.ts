@@ -9,9 +9,10 @@
 // cache_mode (Real-CUGAN's meaning, mapped onto this engine):
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
 //      point are cached (all in RAM for small jobs, else up to a budget and then
-//      a temporary file); wide skip branches are recomputed from the input
-//      instead of cached (1 KB per pixel at 2x resolution), image-like ones (the
-//      first U-Net's RGB) are cached.
+//      a temporary file); image-like skip branches (the first U-Net's RGB) are
+//      cached; wide ones (64 channels at 2x resolution) are cached as float16
+//      for small jobs within a budget, per tile, and otherwise recomputed from
+//      the input (see SkipStore).
 //   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.

