@@ -1,13 +1,17 @@
 // Converter unit tests on small hand-made ncnn graphs, run through onnxruntime.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { convertModel } from '../../../server/upscale/converter.js';
+import { convertModel, variantSpecs, withSkips } from '../../../server/upscale/converter.js';
+import { buildOnnxGraph, loadNcnnWeights } from '../../../server/upscale/graph-builder.js';
+import { weightsDir } from '../../../server/upscale/model-store.js';
+import { findSeBlocks } from '../../../server/upscale/ncnn-analysis.js';
 import { NcnnBinReader, halfToFloat } from '../../../server/upscale/ncnn-bin.js';
 import { parseNcnnParam } from '../../../server/upscale/ncnn-param.js';
+import { models } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -228,5 +232,36 @@ describe('ncnn -> ONNX', () => {
     [...(out.data as Float32Array)].forEach((v, i) =>
       expect(v).toBeCloseTo(x[i]! * s[Math.floor(i / 4)]!, 5),
     );
+  });
+});
+
+describe('skip branches of the Real-CUGAN graphs', () => {
+  it('are the cropped 64-channel maps the final stage would recompute from stage 1', async () => {
+    const dir = await models();
+    const expected: Record<string, number> = { up2x: 1, up3x: 1, up4x: 2 };
+    for (const [prefix, count] of Object.entries(expected)) {
+      const graph = parseNcnnParam(
+        await readFile(path.join(weightsDir(dir), `${prefix}-conservative.param`), 'utf8'),
+      );
+      const se = findSeBlocks(graph);
+      const specs = variantSpecs(graph, se);
+      const final = specs.find((s) => s.name === `stage-${se.length}${withSkips}`)!;
+      const skips = final.overrides!.filter((o) => o.half);
+      expect(skips).toHaveLength(count);
+      for (const s of skips) {
+        expect(s.channels).toBe(64);
+        const crop = graph.layers.find((l) => l.tops[0] === s.blob)!;
+        expect(crop.type).toBe('Crop');
+      }
+      // stage 1 computes them, and with them the final stage no longer reads the input image
+      const producer = specs.find((s) => s.name === `stage-1${withSkips}`)!;
+      expect(producer.outputs.filter((o) => o.half).map((o) => o.blob)).toEqual(skips.map((s) => s.blob));
+      const built = buildOnnxGraph(
+        graph,
+        loadNcnnWeights(graph, await readFile(path.join(weightsDir(dir), `${prefix}-conservative.bin`))),
+        final,
+      );
+      expect(built.inputs.map((i) => i.name)).not.toContain('input');
+    }
   });
 });
