@@ -492,11 +492,13 @@ export class UpscaleEngine {
     const total = this.cachedFeatureBytes(ctx, lastUse, quantise);
     const small = total <= this.smallJobFeatures;
     const cache = new FeatureCache(small ? total : this.cacheBudget, quantise);
-    const skips = new SkipStore(small ? this.skipCache : 0, ctx.model.info.geometry.prepad);
     const skipVariants = new Set(Object.keys(ctx.model.info.variants).filter((v) => v.endsWith(withSkips)));
+    const skipBudget = small && skipVariants.has(`stage-${n}${withSkips}`) ? this.skipCache : 0;
+    const skips = new SkipStore(skipBudget, ctx.model.info.geometry.prepad);
+    // Large jobs never load the skip variants (sessions cost memory too).
     const skipStages = await Promise.all(
       stages.map((_, k) =>
-        skipVariants.has(`stage-${k}${withSkips}`)
+        skipBudget > 0 && skipVariants.has(`stage-${k}${withSkips}`)
           ? this.session(ctx.model, `stage-${k}${withSkips}`)
           : undefined,
       ),
@@ -508,7 +510,7 @@ export class UpscaleEngine {
         const acc = new Float64Array(blk.channels);
         let area = 0;
         for (const t of tiles) {
-          const withSkip = skipStages[k] && skipVariants.has(`stage-${n}${withSkips}`) && skips.admit(t);
+          const withSkip = skipStages[k] !== undefined && skips.admit(t);
           const session = withSkip ? skipStages[k]! : stages[k]!;
           const owned = this.ownedFeeds(ctx, k, t);
           const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
