@@ -2,7 +2,7 @@
 // tiled engine runs. Results are cached on disk, keyed by a hash of the source
 // files and of the converter version, so a restart costs a directory read.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -19,7 +19,7 @@ import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } fro
 import { encodeModel } from './onnx-proto.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 10;
+export const CONVERTER_VERSION = 11;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -139,8 +139,12 @@ function keptBlobs(
  * between the layers it shares with an earlier stage and the ones only it runs,
  * taken after a Crop where the final stage crops them (smaller to cache). With
  * them fed in, the final stage runs only its own layers. Caching them costs
- * about 0.5 KB per output pixel as float16, so the engine does it per tile
+ * about 1 KB per input pixel as float16 (4x), so the engine does it per tile
  * within a memory budget and recomputes the rest.
+ * Only worth it when the recomputed part includes a U-Net's upsampling
+ * (Deconvolution), as in 4x (about 0.8 s of a 640x480 job saved): in 2x/3x it
+ * is two convolutions, and outputting the skips cost about what it saved
+ * (0.05 s) for 250 MB more RAM, so those graphs get none.
  */
 export function skipBlobs(
   graph: NcnnGraph,
@@ -158,6 +162,10 @@ export function skipBlobs(
   const last = layersRun(graph, [outBlob], [...feats(n), ...kept]);
   const stageOf = (l: NcnnLayer): number => earlier.findIndex((run) => run.has(l.name));
   const found = new Map<string, { blob: string; stage: number; channels: number }>();
+  const recomputesUpsampling = graph.layers.some(
+    (l) => l.type === 'Deconvolution' && last.has(l.name) && stageOf(l) >= 0,
+  );
+  if (!recomputesUpsampling) return [];
   for (const l of graph.layers) {
     if (!last.has(l.name) || stageOf(l) >= 0) continue;
     for (const bottom of l.bottoms) {
@@ -288,13 +296,13 @@ export async function convertModel(
   const variants: Record<string, string> = {};
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
-    const tmp = path.join(dir, `${file}.tmp-${process.pid}`);
+    const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
     await writeFile(tmp, encodeModel(buildOnnxGraph(graph, weights, spec)));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;
   }
   const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants };
-  const tmp = `${manifestPath}.tmp-${process.pid}`;
+  const tmp = `${manifestPath}.tmp-${process.pid}-${randomUUID()}`; // engines in one process may convert at once
   await writeFile(tmp, JSON.stringify(manifest, null, 2));
   await rename(tmp, manifestPath); // the manifest last: its presence means the set is complete
   return { name, dir, geometry, se, levels, variants };

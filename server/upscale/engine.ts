@@ -10,9 +10,9 @@
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
 //      point are cached (all in RAM for small jobs, else up to a budget and then
 //      a temporary file); image-like skip branches (the first U-Net's RGB) are
-//      cached; wide ones (64 channels at 2x resolution) are cached as float16
-//      for small jobs within a budget, per tile, and otherwise recomputed from
-//      the input (see SkipStore).
+//      cached; in 4x the wide ones (64 channels at 2x resolution) are cached as
+//      float16 for small jobs within a budget, per tile, and otherwise
+//      recomputed from the input (see SkipStore).
 //   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
@@ -129,10 +129,11 @@ const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
  */
 const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
 /**
- * The final stage's skip branches (64 channels at twice the input resolution)
- * kept per tile for small jobs: recomputing them was about a quarter of a
- * 640x480 4x job. A 640x480 job needs about 330 MiB (4x) / 190 MiB (2x) as
- * float16; tiles beyond the budget recompute theirs.
+ * The 4x final stage's skip branches (64 channels at twice the input
+ * resolution) kept per tile for small jobs: recomputing them was about a
+ * quarter of a 640x480 4x job. That job needs about 330 MiB of them as
+ * float16 (its peak RSS goes from about 0.85 to 1.3 GB); tiles beyond the
+ * budget recompute theirs.
  */
 const DEFAULT_SKIP_CACHE = 384 * 1024 * 1024;
 
