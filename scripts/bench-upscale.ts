@@ -63,7 +63,10 @@ async function worker(job: WorkerJob): Promise<void> {
     const r = await engine.upscale(img, { modelName: job.model });
     if (i >= job.warmup) times.push(performance.now() - t);
     last = r.data;
-    info = r.strategy === 'single' ? 'untiled' : `${r.tiles} tiles, ${r.strategy}`;
+    info =
+      r.strategy === 'single'
+        ? 'untiled'
+        : `${r.tiles} tiles, ${r.strategy}${r.skipCachedTiles ? `, skips cached in ${r.skipCachedTiles}` : ''}`;
   }
   await writeFile(job.out, last!);
   await engine.close();
