@@ -1,7 +1,7 @@
 // The offline core end to end, proven on prompt management, against a production build served by
 // the real companion server behind a proxy that can take the whole origin away.
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
 import {
   apiCall,
@@ -35,6 +35,32 @@ test.afterAll(async () => {
   await proxy?.close();
   await server?.stop();
 });
+
+/** Edits one prompt card the way a designer does: Edit, type, Save. */
+async function editPrompt(page: Page, type: string, content: string): Promise<void> {
+  const card = page.getByTestId(`prompt-card-${type}`);
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByRole('textbox').fill(content);
+  await card.getByRole('button', { name: 'Save' }).click();
+}
+
+/** Access and refresh tokens stop working while the connection is away; back online, a reload meets a 401. */
+async function expireSessionAndReload(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'expired.or.forged');
+    localStorage.setItem('refreshToken', 'revoked-refresh-token');
+  });
+  await proxy.restore();
+  await page.reload();
+  await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
+}
+
+async function signInWithForm(page: Page, account: string, password: string): Promise<void> {
+  await page.getByTestId('login-username').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).toHaveURL(/#\/$/);
+}
 
 async function setPrompt(type: string, content: string | null): Promise<void> {
   await apiCall(server.url, 'DELETE', `/prompts/${type}/`, adminToken);
@@ -166,10 +192,7 @@ test('a server error while online is said as such and retried on its own, honour
   const before = proxy.writes.length;
 
   proxy.failWrites(1, 503, 1);
-  const card = page.getByTestId('prompt-card-video');
-  await card.getByRole('button', { name: 'Edit' }).click();
-  await card.getByRole('textbox').fill('Saved after the server came back');
-  await card.getByRole('button', { name: 'Save' }).click();
+  await editPrompt(page, 'video', 'Saved after the server came back');
   await expect(
     page.getByText(
       'The server could not save it right now (Service temporarily unavailable). The change is kept and will be sent again automatically.',
@@ -242,10 +265,7 @@ test('logout leaves no IndexedDB data or cache entries of that user', async ({ p
   // A queued change of this user, still waiting when they log out (offline).
   await proxy.cut();
   try {
-    const card = page.getByTestId('prompt-card-image');
-    await card.getByRole('button', { name: 'Edit' }).click();
-    await card.getByRole('textbox').fill('Unsent change of the logged-out user');
-    await card.getByRole('button', { name: 'Save' }).click();
+    await editPrompt(page, 'image', 'Unsent change of the logged-out user');
     await expect(page.getByTestId('prompt-pending-image')).toBeVisible();
     const filled = await storedData(page);
     expect(filled.stores.outbox).toEqual({ count: 1, userKeys: [userKey] });
@@ -290,26 +310,13 @@ test('an expired session keeps the edit queued offline: the same designer signs 
   const writesBefore = proxy.writes.length;
 
   await proxy.cut();
-  const card = page.getByTestId('prompt-card-moments');
-  await card.getByRole('button', { name: 'Edit' }).click();
-  await card.getByRole('textbox').fill('Edit that outlives the session');
-  await card.getByRole('button', { name: 'Save' }).click();
+  await editPrompt(page, 'moments', 'Edit that outlives the session');
   await expect(page.getByTestId('prompt-pending-moments')).toBeVisible();
 
-  // Both tokens stop working while the connection is away; back online, the replay meets a 401.
-  await page.evaluate(() => {
-    localStorage.setItem('token', 'expired.or.forged');
-    localStorage.setItem('refreshToken', 'revoked-refresh-token');
-  });
-  await proxy.restore();
-  await page.reload();
-  await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
+  await expireSessionAndReload(page);
   expect((await storedData(page)).stores.outbox?.count).toBe(1);
 
-  await page.getByTestId('login-username').fill(E2E_ADMIN.account);
-  await page.getByTestId('login-password').fill(E2E_ADMIN.password);
-  await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/#\/$/);
+  await signInWithForm(page, E2E_ADMIN.account, E2E_ADMIN.password);
   await expect.poll(async () => (await storedData(page)).stores.outbox?.count, { timeout: 20_000 }).toBe(0);
   const applied = proxy.writes
     .slice(writesBefore)
@@ -351,27 +358,13 @@ test("account switch: A's expired session, then B signs in: nothing of A remains
 
   // A queues an edit offline.
   await proxy.cut();
-  const card = page.getByTestId('prompt-card-moments');
-  await card.getByRole('button', { name: 'Edit' }).click();
-  await card.getByRole('textbox').fill('Edit queued by A');
-  await card.getByRole('button', { name: 'Save' }).click();
+  await editPrompt(page, 'moments', 'Edit queued by A');
   await expect(page.getByTestId('prompt-pending-moments')).toBeVisible();
   expect((await storedData(page)).stores.outbox).toEqual({ count: 1, userKeys: [keyA] });
 
-  // A's session expires (access and refresh tokens no longer valid), then the connection is back.
-  await page.evaluate(() => {
-    localStorage.setItem('token', 'expired.or.forged');
-    localStorage.setItem('refreshToken', 'revoked-refresh-token');
-  });
-  await proxy.restore();
-  await page.reload();
-  await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
-
-  // B signs in on the same browser.
-  await page.getByTestId('login-username').fill(accountB);
-  await page.getByTestId('login-password').fill('switch-pass-1');
-  await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/#\/$/);
+  // A's session expires, then the connection is back; B signs in on the same browser.
+  await expireSessionAndReload(page);
+  await signInWithForm(page, accountB, 'switch-pass-1');
   await page.goto(`${proxy.url}/#/prompt-management`);
   await expect(page.getByTestId('prompt-content-moments')).toHaveText('Moments copy before the switch');
   await page.waitForTimeout(1500);
