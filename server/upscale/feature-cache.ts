@@ -3,10 +3,19 @@
 // so peak RSS stays bounded for large images while every convolution still runs
 // once. cache_mode 1 stores each tensor as uint8 with its own min/max (about 4x
 // smaller, slightly lossy), as Real-CUGAN's cache_mode 1 does.
+//
+// Fresh memory is dear: on a virtual machine every new 4 KiB page costs a
+// fault (measured about 8 us here), so a 2 MP job that read its spilled
+// features into new buffers spent seconds in the kernel. The file reuses the
+// slots of deleted entries (its pages stay few and warm) and buffers read back
+// are returned by the caller (`release`) and reused for the next read of that size.
 
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+
+/** read-back buffers kept for reuse; small beside a large job's 1 GiB bound */
+const READ_POOL_BYTES = 64 * 1024 * 1024;
 
 interface MemEntry {
   kind: 'mem';
@@ -32,6 +41,12 @@ export class FeatureCache {
   private dir: string | undefined;
   private file: FileHandle | undefined;
   private fileEnd = 0;
+  /** file slots of deleted entries, reused by later entries of at most their size */
+  private freeSlots: Array<{ offset: number; bytes: number }> = [];
+  /** buffers read back from the file, returned by `release`, by byte length */
+  private readPool = new Map<number, ArrayBuffer[]>();
+  private readPoolBytes = 0;
+  private readonly fromFile = new WeakSet<ArrayBuffer>();
   spilledBytes = 0;
 
   constructor(
@@ -41,6 +56,11 @@ export class FeatureCache {
 
   get peakMemoryBytes(): number {
     return this.peak;
+  }
+
+  /** size of the temporary file: about the most spilled bytes alive at once, not all ever written */
+  get fileBytes(): number {
+    return this.fileEnd;
   }
 
   async put(key: string, data: Float32Array, dims: number[]): Promise<void> {
@@ -69,10 +89,68 @@ export class FeatureCache {
     }
     const file = await this.spillFile();
     const bytes = new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength);
-    await file.write(bytes, 0, bytes.length, this.fileEnd);
-    this.entries.set(key, { dims, min, max, where: { kind: 'disk', offset: this.fileEnd, bytes: bytes.length, quantised: this.quantise } });
-    this.fileEnd += bytes.length;
+    const offset = this.allocateSlot(bytes.length);
+    await file.write(bytes, 0, bytes.length, offset);
+    this.entries.set(key, { dims, min, max, where: { kind: 'disk', offset, bytes: bytes.length, quantised: this.quantise } });
     this.spilledBytes += bytes.length;
+  }
+
+  /** frees a slot, merged with free neighbours so that split slots do not fragment the file */
+  private freeSlot(offset: number, bytes: number): void {
+    let start = offset;
+    let end = offset + bytes;
+    this.freeSlots = this.freeSlots.filter((slot) => {
+      if (slot.offset + slot.bytes === start) start = slot.offset;
+      else if (slot.offset === end) end = slot.offset + slot.bytes;
+      else return true;
+      return false;
+    });
+    this.freeSlots.push({ offset: start, bytes: end - start });
+  }
+
+  /** the smallest free slot that fits, else the end of the file */
+  private allocateSlot(bytes: number): number {
+    let best = -1;
+    for (let i = 0; i < this.freeSlots.length; i++) {
+      const slot = this.freeSlots[i]!;
+      if (slot.bytes >= bytes && (best < 0 || slot.bytes < this.freeSlots[best]!.bytes)) best = i;
+    }
+    if (best < 0) {
+      const offset = this.fileEnd;
+      this.fileEnd += bytes;
+      return offset;
+    }
+    const slot = this.freeSlots[best]!;
+    if (slot.bytes === bytes) this.freeSlots.splice(best, 1);
+    else this.freeSlots[best] = { offset: slot.offset + bytes, bytes: slot.bytes - bytes };
+    return slot.offset;
+  }
+
+  private readBuffer(bytes: number): Uint8Array {
+    const pooled = this.readPool.get(bytes)?.pop();
+    if (pooled) {
+      this.readPoolBytes -= bytes;
+      return new Uint8Array(pooled);
+    }
+    const buf = new Uint8Array(bytes);
+    this.fromFile.add(buf.buffer);
+    return buf;
+  }
+
+  /**
+   * Hands back an array `get` returned once the caller no longer needs it;
+   * arrays read from the file are reused (up to READ_POOL_BYTES in all).
+   */
+  release(data: Float32Array): void {
+    this.recycle(data.buffer as ArrayBuffer);
+  }
+
+  private recycle(buf: ArrayBuffer): void {
+    if (!this.fromFile.has(buf) || this.readPoolBytes + buf.byteLength > READ_POOL_BYTES) return;
+    const list = this.readPool.get(buf.byteLength) ?? [];
+    list.push(buf);
+    this.readPool.set(buf.byteLength, list);
+    this.readPoolBytes += buf.byteLength;
   }
 
   async get(key: string): Promise<{ data: Float32Array; dims: number[] }> {
@@ -81,7 +159,7 @@ export class FeatureCache {
     let raw: Float32Array | Uint8Array;
     if (e.where.kind === 'mem') raw = e.where.data;
     else {
-      const buf = new Uint8Array(e.where.bytes);
+      const buf = this.readBuffer(e.where.bytes);
       await this.file!.read(buf, 0, buf.length, e.where.offset);
       raw = e.where.quantised ? buf : new Float32Array(buf.buffer);
     }
@@ -89,6 +167,7 @@ export class FeatureCache {
     const out = new Float32Array(raw.length);
     const k = (e.max - e.min) / 255;
     for (let i = 0; i < raw.length; i++) out[i] = e.min + raw[i]! * k;
+    this.recycle(raw.buffer as ArrayBuffer);
     return { data: out, dims: e.dims };
   }
 
@@ -96,6 +175,7 @@ export class FeatureCache {
     const e = this.entries.get(key);
     if (!e) return;
     if (e.where.kind === 'mem') this.memBytes -= e.where.data.byteLength;
+    else this.freeSlot(e.where.offset, e.where.bytes);
     this.entries.delete(key);
   }
 
@@ -110,6 +190,9 @@ export class FeatureCache {
   async close(): Promise<void> {
     this.entries.clear();
     this.memBytes = 0;
+    this.freeSlots = [];
+    this.readPool.clear();
+    this.readPoolBytes = 0;
     if (this.file) await this.file.close();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
     this.file = undefined;

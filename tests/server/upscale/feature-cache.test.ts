@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+
+import { FeatureCache } from '../../../server/upscale/feature-cache.js';
+
+/** a cache that closes (and deletes its file) whatever the test does */
+async function withCache(
+  budgetBytes: number,
+  quantise: boolean,
+  test: (cache: FeatureCache) => Promise<void>,
+): Promise<void> {
+  const cache = new FeatureCache(budgetBytes, quantise);
+  try {
+    await test(cache);
+  } finally {
+    await cache.close();
+  }
+}
+
+const ramp = (n: number, seed: number): Float32Array =>
+  Float32Array.from({ length: n }, (_, i) => seed + i / 7);
+
+describe('feature cache spilled to its temporary file', () => {
+  it('reuses the slots of deleted entries, so the file holds only what is alive', async () => {
+    await withCache(0, false, async (cache) => {
+      // a stage-by-stage job: each tile's map replaces its previous one
+      for (let stage = 0; stage < 4; stage++) {
+        for (let tile = 0; tile < 6; tile++) {
+          const key = `${tile}:feat`;
+          if (stage > 0) {
+            const back = await cache.get(key);
+            expect(back.data).toEqual(ramp(1000, stage - 1 + tile));
+            cache.release(back.data);
+            await cache.delete(key);
+          }
+          await cache.put(key, ramp(1000, stage + tile), [1, 10, 10, 10]);
+        }
+      }
+      expect(cache.spilledBytes).toBe(4 * 6 * 4000);
+      // six maps alive at most, plus one slot while a tile swaps its map
+      expect(cache.fileBytes).toBeLessThanOrEqual(7 * 4000);
+    });
+  });
+
+  it('fits a smaller entry into a larger free slot and keeps the remainder usable', async () => {
+    await withCache(0, false, async (cache) => {
+      await cache.put('big', ramp(300, 1), [300]);
+      await cache.put('keep', ramp(50, 2), [50]);
+      await cache.delete('big');
+      await cache.put('a', ramp(100, 3), [100]);
+      await cache.put('b', ramp(200, 4), [200]);
+      expect(cache.fileBytes).toBe(350 * 4);
+      expect((await cache.get('a')).data).toEqual(ramp(100, 3));
+      expect((await cache.get('b')).data).toEqual(ramp(200, 4));
+      expect((await cache.get('keep')).data).toEqual(ramp(50, 2));
+    });
+  });
+
+  it('merges neighbouring free slots, so a larger entry fits where two smaller ones were', async () => {
+    await withCache(0, false, async (cache) => {
+      await cache.put('a', ramp(100, 1), [100]);
+      await cache.put('b', ramp(100, 2), [100]);
+      await cache.put('c', ramp(100, 3), [100]);
+      await cache.delete('a');
+      await cache.delete('c');
+      await cache.delete('b');
+      await cache.put('d', ramp(300, 4), [300]);
+      expect(cache.fileBytes).toBe(300 * 4);
+      expect((await cache.get('d')).data).toEqual(ramp(300, 4));
+    });
+  });
+
+  it('reads into a released buffer of the same size, and never into one still held', async () => {
+    await withCache(0, false, async (cache) => {
+      await cache.put('x', ramp(64, 1), [64]);
+      await cache.put('y', ramp(64, 2), [64]);
+      const x = (await cache.get('x')).data;
+      const y = (await cache.get('y')).data;
+      expect(y.buffer).not.toBe(x.buffer);
+      cache.release(x);
+      const again = (await cache.get('y')).data;
+      expect(again.buffer).toBe(x.buffer);
+      expect(again).toEqual(ramp(64, 2));
+      expect(y).toEqual(ramp(64, 2));
+    });
+  });
+
+  it('does not recycle arrays it keeps in memory', async () => {
+    await withCache(1 << 20, false, async (cache) => {
+      const data = ramp(64, 5);
+      await cache.put('m', data, [64]);
+      const got = (await cache.get('m')).data;
+      expect(got).toBe(data);
+      cache.release(got);
+      await cache.put('n', ramp(64, 6), [64]);
+      expect((await cache.get('m')).data).toEqual(ramp(64, 5));
+    });
+  });
+
+  it('keeps uint8 entries (cache_mode 1) within one step of their range', async () => {
+    await withCache(0, true, async (cache) => {
+      const data = ramp(256, -3);
+      await cache.put('q', data, [256]);
+      const back = (await cache.get('q')).data;
+      const step = (data[255]! - data[0]!) / 255;
+      for (let i = 0; i < data.length; i++)
+        expect(Math.abs(back[i]! - data[i]!)).toBeLessThanOrEqual(step / 2 + 1e-6);
+    });
+  });
+});
