@@ -10,9 +10,9 @@
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
 //      point are cached (all in RAM for small jobs, else up to a budget and then
 //      a temporary file); image-like skip branches (the first U-Net's RGB) are
-//      cached; in 4x the wide ones (64 channels at 2x resolution) are cached as
-//      float16 for small jobs within a budget, per tile, and otherwise
-//      recomputed from the input (see SkipStore).
+//      cached; in 4x the wide ones (64 channels at 2x resolution) are
+//      recomputed from the input, or, when skipCacheBytes allows (off by
+//      default, for memory), cached as float16 for small jobs (see SkipStore).
 //   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
@@ -99,10 +99,10 @@ export interface UpscaleEngineOptions {
   smallJobFeatureBytes?: number;
   /**
    * such a small job also caches the final stage's wide skip branches (float16)
-   * up to this many bytes instead of recomputing them; 0 turns it off
+   * up to this many bytes instead of recomputing them; 0 (the default) turns it off
    */
   skipCacheBytes?: number;
-  /** onnxruntime's per-session memory arena: slightly faster, much more memory */
+  /** onnxruntime's per-session memory arena (on by default; see RUN_OPTS) */
   memArena?: boolean;
 }
 
@@ -130,12 +130,25 @@ const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
 const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
 /**
  * The 4x final stage's skip branches (64 channels at twice the input
- * resolution) kept per tile for small jobs: recomputing them was about a
- * quarter of a 640x480 4x job. That job needs about 330 MiB of them as
- * float16 (its peak RSS goes from about 0.85 to 1.3 GB); tiles beyond the
- * budget recompute theirs.
+ * resolution) kept per tile for small jobs, as float16, instead of recomputed.
+ * Off by default: it takes a 640x480 4x job from 863 to 1154 MiB peak RSS,
+ * past the 1 GiB bound that holds for every image up to 4 MP, to save about
+ * 12 % of its time (8.7 -> 7.7 s here). A partial budget is no way out: with
+ * both the plain and the skip variants of two stages running, 96 MiB of skips
+ * peaked at 1226 MiB. Tiles beyond the budget recompute theirs.
  */
-const DEFAULT_SKIP_CACHE = 384 * 1024 * 1024;
+const DEFAULT_SKIP_CACHE = 0;
+
+/**
+ * Sessions use onnxruntime's memory arena, shrunk after every run. Without an
+ * arena each large tensor is a fresh mmap, and on this virtual machine every
+ * new 4 KiB page costs a fault (about 8 us): a 640x480 4x job took 1.0 M faults
+ * and twice the kernel time, a 4 MP 4x job 15 M faults. Shrinking after each
+ * run returns the arena's growth, so idle sessions do not keep their peak.
+ */
+const RUN_OPTS: ort.InferenceSession.RunOptions = {
+  extra: { memory: { enable_memory_arena_shrinkage: 'cpu:0' } },
+};
 
 interface LoadedModel {
   info: ConvertedModel;
@@ -170,7 +183,7 @@ export class UpscaleEngine {
     this.cacheBudget = opts.cacheBudgetBytes ?? DEFAULT_CACHE_BUDGET;
     this.smallJobFeatures = opts.smallJobFeatureBytes ?? DEFAULT_SMALL_JOB_FEATURES;
     this.skipCache = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE;
-    this.memArena = opts.memArena ?? process.env['UPSCALE_MEM_ARENA'] === '1';
+    this.memArena = opts.memArena ?? true;
   }
 
   async listModels(): Promise<ModelInfo[]> {
@@ -222,21 +235,26 @@ export class UpscaleEngine {
   private session(model: LoadedModel, variant: string): Promise<ort.InferenceSession> {
     let s = model.sessions.get(variant);
     if (!s) {
-      const file = model.info.variants[variant];
-      if (!file) throw new UpscaleError('engine_error', `model ${model.info.name} has no variant ${variant}`);
-      s = ort.InferenceSession.create(path.join(model.info.dir, file), {
-        intraOpNumThreads: this.threads,
-        interOpNumThreads: 1,
-        executionMode: 'sequential',
-        graphOptimizationLevel: 'all',
-        // Per-session arenas keep each stage's peak forever (five stages, several
-        // tile shapes): without them RSS follows the running stage only.
-        enableCpuMemArena: this.memArena,
-        enableMemPattern: this.memArena,
-      });
+      s = this.openSession(model, variant);
       model.sessions.set(variant, s);
     }
     return s;
+  }
+
+  /** A new, uncached session; the caller releases it. */
+  private openSession(model: LoadedModel, variant: string): Promise<ort.InferenceSession> {
+    const file = model.info.variants[variant];
+    if (!file) throw new UpscaleError('engine_error', `model ${model.info.name} has no variant ${variant}`);
+    return ort.InferenceSession.create(path.join(model.info.dir, file), {
+      intraOpNumThreads: this.threads,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      enableCpuMemArena: this.memArena,
+      // The memory pattern planner held about 140 MB more at the peak for no
+      // measurable speed (4 MP 4x: 991 vs 850 MB; 640x480 4x: 1375 vs 1160 MB).
+      enableMemPattern: false,
+    });
   }
 
   private validate(
@@ -398,13 +416,15 @@ export class UpscaleEngine {
     means: Float32Array[] | undefined,
     cache?: FeatureCache,
     skips?: SkipStore,
+    /** runs every tile instead of the model's shared session */
+    own?: ort.InferenceSession,
   ): Promise<void> {
     const { scale } = ctx.model.info.geometry;
     // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
     const residual = scale === 4 ? { rgb: ctx.img.rgb, width: ctx.img.width, scale } : undefined;
     for (const t of tiles) {
       const tileSkips = skips?.take(t);
-      const session = await this.session(ctx.model, tileSkips ? `${variant}${withSkips}` : variant);
+      const session = own ?? (await this.session(ctx.model, tileSkips ? `${variant}${withSkips}` : variant));
       const feeds: Record<string, ort.Tensor> = {};
       for (const name of session.inputNames) {
         if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
@@ -420,7 +440,8 @@ export class UpscaleEngine {
       for (const name of session.inputNames) {
         if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
       }
-      const res = await session.run(feeds);
+      const res = await session.run(feeds, RUN_OPTS);
+      if (cache) releaseCached(feeds, cache);
       const o = res[OUTPUT_NAME]!;
       const [, , oh, ow] = o.dims as [number, number, number, number];
       if (ow !== t.w * scale || oh !== t.h * scale)
@@ -456,7 +477,7 @@ export class UpscaleEngine {
           ...this.meanFeeds(means, k),
           ...owned.feeds,
         };
-        const res = await session.run(pick(feeds, session.inputNames));
+        const res = await session.run(pick(feeds, session.inputNames), RUN_OPTS);
         this.addSums(k, res, acc);
         area += owned.area;
         await this.step(ctx);
@@ -504,18 +525,30 @@ export class UpscaleEngine {
           : undefined,
       ),
     );
+    // Large jobs run each stage on a session of its own, released after the
+    // stage, so only one stage's arena is ever alive: with the five shared
+    // sessions' arenas a 4 MP 4x job peaked at 1.6 GB; without arenas it took
+    // 15 M page faults and 202 s; this way 0.4 M and 132 s, at 850 MB.
+    let scoped: ort.InferenceSession | undefined;
+    const stageSession = async (k: number): Promise<ort.InferenceSession | undefined> => {
+      await scoped?.release();
+      scoped = small ? undefined : await this.openSession(ctx.model, `stage-${k}`);
+      return scoped;
+    };
     try {
       const means: Float32Array[] = [];
       for (let k = 0; k < n; k++) {
         const blk = ctx.model.info.se[k]!;
         const acc = new Float64Array(blk.channels);
         let area = 0;
+        const own = await stageSession(k);
         for (const t of tiles) {
           const withSkip = skipStages[k] !== undefined && skips.admit(t);
-          const session = withSkip ? skipStages[k]! : stages[k]!;
+          const session = own ?? (withSkip ? skipStages[k]! : stages[k]!);
           const owned = this.ownedFeeds(ctx, k, t);
           const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
-          const res = await session.run(feeds);
+          const res = await session.run(feeds, RUN_OPTS);
+          releaseCached(feeds, cache);
           const feat = res[featOutput]!;
           this.checkLevel(ctx, k, t, feat);
           this.addSums(k, res, acc);
@@ -535,9 +568,10 @@ export class UpscaleEngine {
         }
         means.push(Float32Array.from(acc, (s) => s / area));
       }
-      await this.finalPass(ctx, tiles, `stage-${n}`, means, cache, skips);
+      await this.finalPass(ctx, tiles, `stage-${n}`, means, cache, skips, await stageSession(n));
       return skips.admittedTiles;
     } finally {
+      await scoped?.release();
       await cache.close();
     }
   }
@@ -650,6 +684,12 @@ class SkipStore {
     this.tiles.delete(key);
     return entry;
   }
+}
+
+/** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
+function releaseCached(feeds: Record<string, ort.Tensor>, cache: FeatureCache): void {
+  for (const [name, tensor] of Object.entries(feeds))
+    if (isCached(name)) cache.release(tensor.data as Float32Array);
 }
 
 /** model inputs fed from the feature cache */
