@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUpscaleApp } from '../../../server/modules/upscale/upscale-app.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { HeldEngine } from './held-engine.js';
+import type { HeldEngine } from './held-engine.js';
+import { type HeldHost, startHeldHost } from './held-host.js';
 import { makeImage, multipart, rawPost, waitFor } from './upscale-helpers.js';
 
 const PWA_ORIGIN = 'https://pwa.example';
@@ -25,23 +25,14 @@ describe('upscale service: cancelling a keyed job (standalone host)', () => {
   let designer: string;
   let image: Buffer;
 
+  let host: HeldHost;
+
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
-    designer = (await t.createUser('DESIGNER')).token;
-    image = await makeImage('png', 8, 8);
-    engine = new HeldEngine();
-    const config = {
-      ...t.config,
-      corsOrigins: [PWA_ORIGIN],
-      upscale: { ...t.config.upscale, concurrency: 1, maxQueue: 1 },
-    };
-    app = await buildUpscaleApp(config, { db: t.app.db, engines: () => engine });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as AddressInfo).port;
+    host = await startHeldHost({ corsOrigins: [PWA_ORIGIN] });
+    ({ t, app, engine, port, designer, image } = host);
   });
   afterAll(async () => {
-    await app?.close();
-    await t?.close();
+    await host?.close();
   });
   beforeEach(() => {
     engine.jobs = [];

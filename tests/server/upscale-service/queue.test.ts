@@ -4,35 +4,27 @@
 // These tests use a controllable engine instead of the real one (held-engine.ts), as only the
 // cancel suite also does: to test the queue limit and cancellation deterministically a job must be
 // held running until the test lets it go, which the real engine cannot promise.
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildUpscaleApp } from '../../../server/modules/upscale/upscale-app.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { HeldEngine } from './held-engine.js';
-import { makeImage, multipart, parseEventStream, rawPost, waitFor } from './upscale-helpers.js';
+import type { HeldEngine } from './held-engine.js';
+import { type HeldHost, startHeldHost } from './held-host.js';
+import { multipart, parseEventStream, rawPost, waitFor } from './upscale-helpers.js';
 
 describe('upscale service: bounded queue and cancel on disconnect (standalone host)', () => {
-  let t: TestApp;
   let app: FastifyInstance;
   let engine: HeldEngine;
   let port: number;
   let designer: string;
   let image: Buffer;
 
+  let host: HeldHost;
+
   beforeAll(async () => {
-    t = await createTestApp('sqlite');
-    designer = (await t.createUser('DESIGNER')).token;
-    image = await makeImage('png', 8, 8);
-    engine = new HeldEngine();
-    const config = { ...t.config, upscale: { ...t.config.upscale, concurrency: 1, maxQueue: 1 } };
-    app = await buildUpscaleApp(config, { db: t.app.db, engines: () => engine });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    port = (app.server.address() as AddressInfo).port;
+    host = await startHeldHost();
+    ({ app, engine, port, designer, image } = host);
   });
   afterAll(async () => {
-    await app?.close();
-    await t?.close();
+    await host?.close();
   });
   beforeEach(() => {
     engine.jobs = [];
