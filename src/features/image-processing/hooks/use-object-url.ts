@@ -1,16 +1,14 @@
-// An object URL for a Blob that lives exactly as long as the component shows it.
-import { useEffect, useState } from 'react';
+// An object URL for a Blob while the component shows it; views of the same Blob share one URL
+// (see object-url-cache.ts), so moving a thumbnail from one list to another costs nothing.
+import { useEffect } from 'react';
+import { objectUrls } from '../../../lib/media/object-url-cache';
 
 export function useObjectUrl(blob: Blob | null | undefined): string | null {
-  const [url, setUrl] = useState<string | null>(null);
+  const url = blob ? objectUrls.urlFor(blob) : null;
   useEffect(() => {
-    if (!blob) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(blob);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
+    if (!blob) return;
+    objectUrls.hold(blob);
+    return () => objectUrls.release(blob);
   }, [blob]);
   return url;
 }

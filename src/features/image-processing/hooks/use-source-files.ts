@@ -1,6 +1,6 @@
 // The user's source images: loaded from IndexedDB for the signed-in user, added by drop, picker,
 // paste or camera, thumbnailed and noise-estimated in a worker one by one after they are stored.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { makeThumbnail } from '../../../lib/workers/thumbnail-bridge';
 import { addFiles, type Rejected } from '../model/add-files';
 import { idbFileStore, type SourceFile } from '../model/file-store';
@@ -31,7 +31,8 @@ export function useSourceFiles(owner: string | null): SourceFiles {
       try {
         const { thumb, width, height, noise } = await makeThumbnail(file.blob);
         await idbFileStore.patch(file.id, { thumb, width, height, noise });
-        setFiles((prev) => prev.map((f) => (f.id === file.id ? { ...f, thumb, width, height, noise } : f)));
+        // One thumbnail at a time arrives for a large drop: each re-render may wait for a slice.
+        startTransition(() => setFiles((prev) => prev.map((f) => (f.id === file.id ? { ...f, thumb, width, height, noise } : f))));
       } catch {
         // Undecodable despite the right magic bytes: the card shows the name instead.
       }
@@ -74,7 +75,8 @@ export function useSourceFiles(owner: string | null): SourceFiles {
 
   const markQueued = useCallback(async (ids: readonly string[]) => {
     await idbFileStore.patchMany(ids, { queued: true });
-    setFiles((prev) => prev.map((f) => (ids.includes(f.id) ? { ...f, queued: true } : f)));
+    // A started batch leaves the pending list: 30 rows removed, rendered in interruptible slices.
+    startTransition(() => setFiles((prev) => prev.map((f) => (ids.includes(f.id) ? { ...f, queued: true } : f))));
   }, []);
 
   const removeOrphans = useCallback(

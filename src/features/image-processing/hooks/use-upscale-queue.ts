@@ -1,6 +1,6 @@
 // The queue as the page and the shell indicator see it: a snapshot pushed by the worker plus the
 // RPCs. Calling an action starts the worker if it is not running yet.
-import { useMemo, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { getQueueSnapshot, subscribeQueue, upscaleQueue } from '../../../lib/workers/upscale-queue-bridge';
 import type { EnqueueEntry, QueueSnapshot, UpscaleParams } from '../../../workers/upscale-queue/protocol';
 
@@ -47,7 +47,15 @@ export function countQueue(snapshot: QueueSnapshot): QueueCounts {
 }
 
 export function useUpscaleQueue(): { snapshot: QueueSnapshot; counts: QueueCounts; actions: QueueActions } {
-  const snapshot = useSyncExternalStore(subscribeQueue, getQueueSnapshot, getQueueSnapshot);
+  const [snapshot, setSnapshot] = useState(getQueueSnapshot);
+  useEffect(() => {
+    // A batch sends a snapshot for every change of every item. Rendered as a transition, React
+    // works through them in slices of a few milliseconds that input can interrupt; a store hook
+    // (useSyncExternalStore) would render each in one piece, a long task on a slow tablet.
+    const follow = () => startTransition(() => setSnapshot(getQueueSnapshot()));
+    follow(); // it may have changed between the first render and this subscription
+    return subscribeQueue(follow);
+  }, []);
   const counts = useMemo(() => countQueue(snapshot), [snapshot]);
   return { snapshot, counts, actions: queueActions };
 }
