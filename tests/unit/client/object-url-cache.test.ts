@@ -29,6 +29,17 @@ function fakeApi() {
   return { api, live, state, idle, created: () => n };
 }
 
+/** A cache over fake URLs, and one Blob whose URL a view held and then let go. */
+function releasedByOneView() {
+  const f = fakeApi();
+  const cache = createObjectUrlCache(f.api);
+  const blob = new Blob(['a']);
+  const url = cache.urlFor(blob);
+  cache.hold(blob);
+  cache.release(blob);
+  return { f, cache, blob, url };
+}
+
 describe('shared object URLs', () => {
   it('gives every view of one Blob the same URL, made once', () => {
     const f = fakeApi();
@@ -42,13 +53,8 @@ describe('shared object URLs', () => {
   });
 
   it('keeps a URL while any view holds it, and through a hand-over from one view to the next', () => {
-    const f = fakeApi();
-    const cache = createObjectUrlCache(f.api);
-    const blob = new Blob(['a']);
-    const url = cache.urlFor(blob);
-    cache.hold(blob);
     // the pending row unmounts, the result card mounts in the same commit
-    cache.release(blob);
+    const { f, cache, blob, url } = releasedByOneView();
     expect(cache.urlFor(blob)).toBe(url);
     cache.hold(blob);
     f.state.now += GRACE_MS * 5;
@@ -58,12 +64,7 @@ describe('shared object URLs', () => {
   });
 
   it('revokes a URL nobody holds once the grace has passed, not before', () => {
-    const f = fakeApi();
-    const cache = createObjectUrlCache(f.api);
-    const blob = new Blob(['a']);
-    const url = cache.urlFor(blob);
-    cache.hold(blob);
-    cache.release(blob);
+    const { f, cache, url } = releasedByOneView();
     f.state.now += GRACE_MS / 2;
     f.idle();
     expect(f.live.has(url)).toBe(true);
