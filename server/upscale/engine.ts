@@ -8,11 +8,10 @@
 //
 // cache_mode (Real-CUGAN's meaning, mapped onto this engine):
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
-//      point are cached (all in RAM for small jobs, else up to a budget and then
-//      a temporary file); image-like skip branches (the first U-Net's RGB) are
-//      cached; in 4x the wide ones (64 channels at 2x resolution) are
-//      recomputed from the input, or, when skipCacheBytes allows (off by
-//      default, for memory), cached as float16 for small jobs (see SkipStore).
+//      point are cached (in RAM up to a budget, then in a temporary file);
+//      image-like skip branches (the first U-Net's RGB) are cached too, and in
+//      small 4x jobs the wide ones (64 channels at 2x resolution) are cached as
+//      float16 in the same cache instead of recomputed by the final stage.
 //   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
@@ -47,7 +46,7 @@ import {
   withSkips,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
-import { FeatureCache } from './feature-cache.js';
+import { type FeatureData, FeatureCache } from './feature-cache.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
@@ -95,13 +94,19 @@ export interface UpscaleEngineOptions {
   maxTile?: Partial<Record<number, number>>;
   /** RAM for cached features before they spill to a temporary file */
   cacheBudgetBytes?: number;
-  /** a job whose cached features total at most this keeps them all in RAM */
-  smallJobFeatureBytes?: number;
   /**
-   * such a small job also caches the final stage's wide skip branches (float16)
-   * up to this many bytes instead of recomputing them; 0 (the default) turns it off
+   * a job whose cached SE features total at most this is "small": it keeps
+   * smallJobCacheBytes of cached maps in RAM instead of cacheBudgetBytes, and
+   * caches its skip branches
    */
-  skipCacheBytes?: number;
+  smallJobFeatureBytes?: number;
+  /** RAM for the cached maps of a small job (features and skip branches) */
+  smallJobCacheBytes?: number;
+  /**
+   * small 4x jobs cache the final stage's wide skip branches (float16, in the
+   * feature cache) instead of recomputing them; on by default
+   */
+  cacheSkips?: boolean;
   /** onnxruntime's per-session memory arena (on by default; see RUN_OPTS) */
   memArena?: boolean;
 }
@@ -122,22 +127,23 @@ const DEFAULT_MAX_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
  */
 const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
 /**
- * Small jobs skip the temporary file altogether: writing and reading back the
- * features cost a 640x480 2x job about 0.2 s (of 2.6 s), and its features
- * (about 330 MiB at most) leave it far below the 1 GiB bound that large jobs need
- * the file for. Larger jobs keep DEFAULT_CACHE_BUDGET in RAM.
+ * Jobs whose SE features come to at most this much (about 0.35 MP at 4x, 0.4 MP
+ * at 2x) are small: writing and reading back their features cost a 640x480 2x
+ * job about 0.2 s (of 2.6 s), so they keep DEFAULT_SMALL_JOB_CACHE of their
+ * cached maps in RAM, and in 4x they cache their skip branches. Larger jobs
+ * keep DEFAULT_CACHE_BUDGET in RAM and recompute the skip branches: a 4 MP 4x
+ * job that cached them wrote and read back 3 GB of them, which cost 11 s of
+ * kernel time for 15 s of inference saved and made it 4 s slower overall.
  */
 const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
 /**
- * The 4x final stage's skip branches (64 channels at twice the input
- * resolution) kept per tile for small jobs, as float16, instead of recomputed.
- * Off by default: it takes a 640x480 4x job from 863 to 1154 MiB peak RSS,
- * past the 1 GiB bound that holds for every image up to 4 MP, to save about
- * 12 % of its time (8.7 -> 7.7 s here). A partial budget is no way out: with
- * both the plain and the skip variants of two stages running, 96 MiB of skips
- * peaked at 1226 MiB. Tiles beyond the budget recompute theirs.
+ * RAM for a small job's cached maps; the rest goes to the temporary file. A
+ * 640x480 4x job's features and skip branches come to about 650 MiB: with
+ * 384 MiB of them in RAM it peaked at 994 MiB RSS, with 320 MiB at 874-963,
+ * with 256 MiB at 827-874 in the same time (2.8-3.3 s here). A 640x480 2x
+ * job's features (320 MiB) then spill a fifth, for no measurable time.
  */
-const DEFAULT_SKIP_CACHE = 0;
+const DEFAULT_SMALL_JOB_CACHE = 256 * 1024 * 1024;
 
 /**
  * Sessions use onnxruntime's memory arena, shrunk after every run. Without an
@@ -169,7 +175,8 @@ export class UpscaleEngine {
   private readonly maxTile: Record<number, number>;
   private readonly cacheBudget: number;
   private readonly smallJobFeatures: number;
-  private readonly skipCache: number;
+  private readonly smallJobCache: number;
+  private readonly cacheSkips: boolean;
   private readonly memArena: boolean;
   private readonly models = new Map<string, Promise<LoadedModel>>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -182,7 +189,8 @@ export class UpscaleEngine {
     this.maxTile = { ...DEFAULT_MAX_TILE, ...opts.maxTile } as Record<number, number>;
     this.cacheBudget = opts.cacheBudgetBytes ?? DEFAULT_CACHE_BUDGET;
     this.smallJobFeatures = opts.smallJobFeatureBytes ?? DEFAULT_SMALL_JOB_FEATURES;
-    this.skipCache = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE;
+    this.smallJobCache = opts.smallJobCacheBytes ?? DEFAULT_SMALL_JOB_CACHE;
+    this.cacheSkips = opts.cacheSkips ?? true;
     this.memArena = opts.memArena ?? true;
   }
 
@@ -415,7 +423,6 @@ export class UpscaleEngine {
     variant: string,
     means: Float32Array[] | undefined,
     cache?: FeatureCache,
-    skips?: SkipStore,
     /** runs every tile instead of the model's shared session */
     own?: ort.InferenceSession,
   ): Promise<void> {
@@ -423,8 +430,7 @@ export class UpscaleEngine {
     // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
     const residual = scale === 4 ? { rgb: ctx.img.rgb, width: ctx.img.width, scale } : undefined;
     for (const t of tiles) {
-      const tileSkips = skips?.take(t);
-      const session = own ?? (await this.session(ctx.model, tileSkips ? `${variant}${withSkips}` : variant));
+      const session = own ?? (await this.session(ctx.model, variant));
       const feeds: Record<string, ort.Tensor> = {};
       for (const name of session.inputNames) {
         if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
@@ -432,10 +438,7 @@ export class UpscaleEngine {
           feeds[name] = new ort.Tensor('float32', Float32Array.of(ctx.alpha), []);
         else if (name.startsWith('se_mean_'))
           Object.assign(feeds, this.meanFeeds(means!, Number(name.slice(8)) + 1));
-        else if (isCached(name) && cache) {
-          const f = await cache.get(`${t.row}:${t.col}:${name}`);
-          feeds[name] = new ort.Tensor('float32', f.data, f.dims);
-        } else if (name.startsWith(skipPrefix) && tileSkips?.[name]) feeds[name] = tileSkips[name];
+        else if (isCached(name) && cache) feeds[name] = await cachedTensor(cache, t, name);
       }
       for (const name of session.inputNames) {
         if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
@@ -500,39 +503,43 @@ export class UpscaleEngine {
     await this.finalPass(ctx, ctx.grid.tiles, 'shared', means);
   }
 
-  /** Exact means with each convolution run once: stage k consumes the features cached at earlier sync points. */
+  /**
+   * Exact means with each convolution run once: stage k consumes the features
+   * cached at earlier sync points. Returns the number of tiles whose skip
+   * branches were cached.
+   */
   private async cached(ctx: JobContext, quantise: boolean): Promise<number> {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
     ctx.units = tiles.length * (n + 1);
+    // The shared sessions only tell each stage's inputs; the runs use scoped ones (below).
     const stages = await Promise.all(
       Array.from({ length: n + 1 }, (_, k) => this.session(ctx.model, `stage-${k}`)),
     );
-    // A cached feature is dropped after the last stage that reads it.
+    // A cached map is dropped after the last stage that reads it (skip
+    // branches, read by the final stage, live until the job ends).
     const lastUse = new Map<string, number>();
     stages.forEach((s, k) => s.inputNames.forEach((name) => lastUse.set(name, k)));
-    const total = this.cachedFeatureBytes(ctx, lastUse, quantise);
-    const small = total <= this.smallJobFeatures;
-    const cache = new FeatureCache(small ? total : this.cacheBudget, quantise);
-    const skipVariants = new Set(Object.keys(ctx.model.info.variants).filter((v) => v.endsWith(withSkips)));
-    const skipBudget = small && skipVariants.has(`stage-${n}${withSkips}`) ? this.skipCache : 0;
-    const skips = new SkipStore(skipBudget, ctx.model.info.geometry.prepad);
-    // Large jobs never load the skip variants (sessions cost memory too).
-    const skipStages = await Promise.all(
-      stages.map((_, k) =>
-        skipBudget > 0 && skipVariants.has(`stage-${k}${withSkips}`)
-          ? this.session(ctx.model, `stage-${k}${withSkips}`)
-          : undefined,
-      ),
+    const small = this.cachedFeatureBytes(ctx, lastUse, quantise) <= this.smallJobFeatures;
+    const cache = new FeatureCache(small ? this.smallJobCache : this.cacheBudget, quantise);
+    // Skip branches: every stage that computes some also returns them (the
+    // `+skips` variants) and the final stage takes them all, or none does.
+    const variants = ctx.model.info.variants;
+    const withSkip = small && this.cacheSkips && variants[`stage-${n}${withSkips}`] !== undefined;
+    const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
+      withSkip && variants[`stage-${k}${withSkips}`] ? `stage-${k}${withSkips}` : `stage-${k}`,
     );
-    // Large jobs run each stage on a session of its own, released after the
-    // stage, so only one stage's arena is ever alive: with the five shared
-    // sessions' arenas a 4 MP 4x job peaked at 1.6 GB; without arenas it took
-    // 15 M page faults and 202 s; this way 0.4 M and 132 s, at 850 MB.
+    // Each stage runs on a session of its own, released after the stage, so
+    // only one stage's arena is ever alive: with the five shared sessions'
+    // arenas a 4 MP 4x job peaked at 1.6 GB, and a 640x480 4x job that caches
+    // its skip branches at 1086 MiB against 980 MiB this way; without arenas a
+    // 4 MP 4x job took 15 M page faults and 202 s, this way 0.4 M and 132 s.
+    // Opening a stage's session costs a few milliseconds.
     let scoped: ort.InferenceSession | undefined;
-    const stageSession = async (k: number): Promise<ort.InferenceSession | undefined> => {
+    const stageSession = async (k: number): Promise<ort.InferenceSession> => {
       await scoped?.release();
-      scoped = small ? undefined : await this.openSession(ctx.model, `stage-${k}`);
+      scoped = undefined;
+      scoped = await this.openSession(ctx.model, stageVariant[k]!);
       return scoped;
     };
     try {
@@ -541,10 +548,8 @@ export class UpscaleEngine {
         const blk = ctx.model.info.se[k]!;
         const acc = new Float64Array(blk.channels);
         let area = 0;
-        const own = await stageSession(k);
+        const session = await stageSession(k);
         for (const t of tiles) {
-          const withSkip = skipStages[k] !== undefined && skips.admit(t);
-          const session = own ?? (withSkip ? skipStages[k]! : stages[k]!);
           const owned = this.ownedFeeds(ctx, k, t);
           const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
           const res = await session.run(feeds, RUN_OPTS);
@@ -558,9 +563,8 @@ export class UpscaleEngine {
             await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
           for (const name of session.outputNames) {
             const kept = res[name]!;
-            if (name.startsWith(keptPrefix))
-              await cache.put(`${t.row}:${t.col}:${name}`, kept.data as Float32Array, kept.dims as number[]);
-            else if (name.startsWith(skipPrefix)) skips.put(t, name, kept);
+            if (isCached(name))
+              await cache.put(`${t.row}:${t.col}:${name}`, kept.data as FeatureData, kept.dims as number[]);
           }
           for (const [name, last] of lastUse)
             if (last === k && isCached(name)) await cache.delete(`${t.row}:${t.col}:${name}`);
@@ -568,8 +572,8 @@ export class UpscaleEngine {
         }
         means.push(Float32Array.from(acc, (s) => s / area));
       }
-      await this.finalPass(ctx, tiles, `stage-${n}`, means, cache, skips, await stageSession(n));
-      return skips.admittedTiles;
+      await this.finalPass(ctx, tiles, stageVariant[n]!, means, cache, await stageSession(n));
+      return withSkip ? tiles.length : 0;
     } finally {
       await scoped?.release();
       await cache.close();
@@ -602,10 +606,8 @@ export class UpscaleEngine {
       else if (name.startsWith('se_mean_')) {
         const m = means[Number(name.slice(8))]!;
         feeds[name] = new ort.Tensor('float32', m, [1, m.length, 1, 1]);
-      } else if (isCached(name)) {
-        const f = await cache.get(`${t.row}:${t.col}:${name}`);
-        feeds[name] = new ort.Tensor('float32', f.data, f.dims);
-      } else if (name !== OWN_START && name !== OWN_END)
+      } else if (isCached(name)) feeds[name] = await cachedTensor(cache, t, name);
+      else if (name !== OWN_START && name !== OWN_END)
         throw new UpscaleError('engine_error', `unexpected model input ${name}`);
     }
     return feeds;
@@ -626,75 +628,23 @@ interface JobContext {
   checkAbort: () => void;
 }
 
-/**
- * The final stage's skip branches of the tiles that keep them (in RAM, float16),
- * within a byte budget; the other tiles' final stage recomputes them. The size
- * of a tile's skips is predicted from the first tile's, per padded input pixel.
- */
-class SkipStore {
-  private readonly tiles = new Map<string, Record<string, ort.Tensor>>();
-  private readonly admitted = new Set<string>();
-  private bytes = 0;
-  private first: { key: string; area: number; bytes: number } | undefined;
-
-  constructor(
-    private readonly budget: number,
-    private readonly prepad: number,
-  ) {}
-
-  private area(t: Tile): number {
-    return (t.w + 2 * this.prepad) * (t.h + 2 * this.prepad);
-  }
-
-  get admittedTiles(): number {
-    return this.admitted.size;
-  }
-
-  /** whether tile t keeps its skips; reserves their predicted room */
-  admit(t: Tile): boolean {
-    const key = `${t.row}:${t.col}`;
-    if (this.admitted.has(key)) return true;
-    if (this.budget <= 0) return false;
-    if (!this.first) this.first = { key, area: this.area(t), bytes: 0 };
-    else {
-      const predicted = (this.first.bytes / this.first.area) * this.area(t);
-      if (this.bytes + predicted > this.budget) return false;
-      this.bytes += predicted;
-    }
-    this.admitted.add(key);
-    return true;
-  }
-
-  put(t: Tile, name: string, value: ort.Tensor): void {
-    const key = `${t.row}:${t.col}`;
-    const entry = this.tiles.get(key) ?? {};
-    entry[name] = value;
-    this.tiles.set(key, entry);
-    if (key === this.first?.key) {
-      const size = (value.data as Uint16Array).byteLength;
-      this.first.bytes += size;
-      this.bytes += size;
-    }
-  }
-
-  /** tile t's skips (dropped from the store), or undefined when it recomputes them */
-  take(t: Tile): Record<string, ort.Tensor> | undefined {
-    const key = `${t.row}:${t.col}`;
-    const entry = this.tiles.get(key);
-    this.tiles.delete(key);
-    return entry;
-  }
-}
-
 /** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
 function releaseCached(feeds: Record<string, ort.Tensor>, cache: FeatureCache): void {
   for (const [name, tensor] of Object.entries(feeds))
-    if (isCached(name)) cache.release(tensor.data as Float32Array);
+    if (isCached(name)) cache.release(tensor.data as FeatureData);
 }
 
-/** model inputs fed from the feature cache */
+/** model inputs (and stage outputs) that live in the feature cache */
 function isCached(name: string): boolean {
-  return name.startsWith('se_feat_') || name.startsWith(keptPrefix);
+  return name.startsWith('se_feat_') || name.startsWith(keptPrefix) || name.startsWith(skipPrefix);
+}
+
+/** A tile's cached map as a model input (skip branches are float16). */
+async function cachedTensor(cache: FeatureCache, t: Tile, name: string): Promise<ort.Tensor> {
+  const f = await cache.get(`${t.row}:${t.col}:${name}`);
+  return f.data instanceof Uint16Array
+    ? new ort.Tensor('float16', f.data, f.dims)
+    : new ort.Tensor('float32', f.data, f.dims);
 }
 
 function pick(feeds: Record<string, ort.Tensor>, names: readonly string[]): Record<string, ort.Tensor> {

@@ -2,7 +2,9 @@
 // Entries live in memory up to a budget; beyond it they go to a temporary file,
 // so peak RSS stays bounded for large images while every convolution still runs
 // once. cache_mode 1 stores each tensor as uint8 with its own min/max (about 4x
-// smaller, slightly lossy), as Real-CUGAN's cache_mode 1 does.
+// smaller, slightly lossy), as Real-CUGAN's cache_mode 1 does. float16 maps
+// (the 4x model's skip branches, which its graph returns as float16) are kept
+// as they are, never quantised.
 //
 // Fresh memory is dear: on a virtual machine every new 4 KiB page costs a
 // fault (measured about 8 us here), so a 2 MP job that read its spilled
@@ -17,17 +19,23 @@ import path from 'node:path';
 /** read-back buffers kept for reuse; small beside a large job's 1 GiB bound */
 const READ_POOL_BYTES = 64 * 1024 * 1024;
 
+/** a cached map: float32, or float16 bits as the graph returns them */
+export type FeatureData = Float32Array | Uint16Array;
+
+/** how an entry's bytes are stored */
+type Storage = 'f32' | 'f16' | 'u8';
+
 interface MemEntry {
   kind: 'mem';
-  data: Float32Array | Uint8Array;
+  data: FeatureData | Uint8Array;
 }
 interface DiskEntry {
   kind: 'disk';
   offset: number;
   bytes: number;
-  quantised: boolean;
 }
 interface Entry {
+  storage: Storage;
   dims: number[];
   min: number;
   max: number;
@@ -63,12 +71,13 @@ export class FeatureCache {
     return this.fileEnd;
   }
 
-  async put(key: string, data: Float32Array, dims: number[]): Promise<void> {
+  async put(key: string, data: FeatureData, dims: number[]): Promise<void> {
     await this.delete(key);
     let min = 0;
     let max = 0;
-    let stored: Float32Array | Uint8Array = data;
-    if (this.quantise) {
+    let stored: FeatureData | Uint8Array = data;
+    let storage: Storage = data instanceof Uint16Array ? 'f16' : 'f32';
+    if (this.quantise && data instanceof Float32Array) {
       min = Infinity;
       max = -Infinity;
       for (let i = 0; i < data.length; i++) {
@@ -80,9 +89,10 @@ export class FeatureCache {
       const k = max > min ? 255 / (max - min) : 0;
       for (let i = 0; i < data.length; i++) q[i] = Math.round((data[i]! - min) * k);
       stored = q;
+      storage = 'u8';
     }
     if (this.memBytes + stored.byteLength <= this.budgetBytes) {
-      this.entries.set(key, { dims, min, max, where: { kind: 'mem', data: stored } });
+      this.entries.set(key, { storage, dims, min, max, where: { kind: 'mem', data: stored } });
       this.memBytes += stored.byteLength;
       this.peak = Math.max(this.peak, this.memBytes);
       return;
@@ -91,7 +101,7 @@ export class FeatureCache {
     const bytes = new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength);
     const offset = this.allocateSlot(bytes.length);
     await file.write(bytes, 0, bytes.length, offset);
-    this.entries.set(key, { dims, min, max, where: { kind: 'disk', offset, bytes: bytes.length, quantised: this.quantise } });
+    this.entries.set(key, { storage, dims, min, max, where: { kind: 'disk', offset, bytes: bytes.length } });
     this.spilledBytes += bytes.length;
   }
 
@@ -141,7 +151,7 @@ export class FeatureCache {
    * Hands back an array `get` returned once the caller no longer needs it;
    * arrays read from the file are reused (up to READ_POOL_BYTES in all).
    */
-  release(data: Float32Array): void {
+  release(data: FeatureData): void {
     this.recycle(data.buffer as ArrayBuffer);
   }
 
@@ -153,17 +163,22 @@ export class FeatureCache {
     this.readPoolBytes += buf.byteLength;
   }
 
-  async get(key: string): Promise<{ data: Float32Array; dims: number[] }> {
+  async get(key: string): Promise<{ data: FeatureData; dims: number[] }> {
     const e = this.entries.get(key);
     if (!e) throw new Error(`feature ${key} not cached`);
-    let raw: Float32Array | Uint8Array;
+    let raw: FeatureData | Uint8Array;
     if (e.where.kind === 'mem') raw = e.where.data;
     else {
       const buf = this.readBuffer(e.where.bytes);
       await this.file!.read(buf, 0, buf.length, e.where.offset);
-      raw = e.where.quantised ? buf : new Float32Array(buf.buffer);
+      raw =
+        e.storage === 'u8'
+          ? buf
+          : e.storage === 'f16'
+            ? new Uint16Array(buf.buffer)
+            : new Float32Array(buf.buffer);
     }
-    if (raw instanceof Float32Array) return { data: raw, dims: e.dims };
+    if (!(raw instanceof Uint8Array)) return { data: raw, dims: e.dims };
     const out = new Float32Array(raw.length);
     const k = (e.max - e.min) / 255;
     for (let i = 0; i < raw.length; i++) out[i] = e.min + raw[i]! * k;

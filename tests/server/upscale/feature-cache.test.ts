@@ -106,4 +106,21 @@ describe('feature cache spilled to its temporary file', () => {
         expect(Math.abs(back[i]! - data[i]!)).toBeLessThanOrEqual(step / 2 + 1e-6);
     });
   });
+
+  it('keeps float16 maps bit for bit, in memory and in the file, even when quantising', async () => {
+    const half = Uint16Array.from({ length: 300 }, (_, i) => (i * 211) & 0xffff);
+    for (const budget of [1 << 20, 0]) {
+      await withCache(budget, true, async (cache) => {
+        await cache.put('skip', half, [1, 3, 10, 10]);
+        await cache.put('feat', ramp(300, 1), [1, 3, 10, 10]);
+        const back = await cache.get('skip');
+        expect(back.data).toBeInstanceOf(Uint16Array);
+        expect(back.data).toEqual(half);
+        expect(back.dims).toEqual([1, 3, 10, 10]);
+        // the float32 map beside it is still quantised
+        expect((await cache.get('feat')).data).toBeInstanceOf(Float32Array);
+        expect(cache.spilledBytes).toBe(budget ? 0 : 300 * 2 + 300);
+      });
+    }
+  });
 });

@@ -75,19 +75,21 @@ describe('tiling', () => {
   it('features spilled to the temporary file give the same result as features kept in memory', async () => {
     const spilling = new UpscaleEngine({
       modelsDir: dir,
-      maxTile: { 2: 28 },
+      maxTile: { 2: 28, 4: 28 },
       cacheBudgetBytes: 0,
-      smallJobFeatureBytes: 0,
+      smallJobCacheBytes: 0,
     });
-    // skip branches recomputed on both sides, so only where the features live differs
-    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, skipCacheBytes: 0 });
+    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 4: 28 } });
     try {
       const img = await texturedImage(64, 56, 5);
-      for (const cacheMode of [0, 1]) {
-        const inMemory = (
-          await rawRgb((await inRam.upscale(img, { modelName: 'up2x-conservative', cacheMode })).data)
-        ).data;
-        const r = await spilling.upscale(img, { modelName: 'up2x-conservative', cacheMode });
+      // 4x also spills its float16 skip branches
+      for (const [modelName, cacheMode] of [
+        ['up2x-conservative', 0],
+        ['up2x-conservative', 1],
+        ['up4x-conservative', 0],
+      ] as const) {
+        const inMemory = (await rawRgb((await inRam.upscale(img, { modelName, cacheMode })).data)).data;
+        const r = await spilling.upscale(img, { modelName, cacheMode });
         expect(r.strategy).toBe('cached');
         expect(diff((await rawRgb(r.data)).data, inMemory).max).toBe(0);
       }
@@ -97,20 +99,26 @@ describe('tiling', () => {
     }
   });
 
-  it('skip branches cached as float16 (all tiles, some tiles) match recomputing them', async () => {
+  it('skip branches cached as float16 (in memory or spilled) match recomputing them', async () => {
     const img = await texturedImage(64, 56, 9);
-    const engines = [0, 2_000_000, 1 << 30].map(
-      (skipCacheBytes) => new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, skipCacheBytes }),
-    );
+    const engines = [
+      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, cacheSkips: false }),
+      // a large job (its features over the small-job size) recomputes them too
+      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, smallJobFeatureBytes: 0 }),
+      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 } }),
+      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, cacheBudgetBytes: 0, smallJobCacheBytes: 0 }),
+    ];
     try {
       for (const modelName of ['up4x-no-denoise', 'up4x-conservative']) {
         const runs = [];
         for (const e of engines) runs.push(await e.upscale(img, { modelName }));
-        const [none, some, all] = runs.map((r) => r.skipCachedTiles);
+        const [none, large, inRam, spilled] = runs.map((r) => r.skipCachedTiles);
         expect(none).toBe(0);
-        expect(some).toBeGreaterThan(0);
-        expect(some).toBeLessThan(runs[1]!.tiles);
-        expect(all).toBe(runs[2]!.tiles);
+        expect(large).toBe(0);
+        expect(inRam).toBe(runs[2]!.tiles);
+        expect(spilled).toBe(runs[3]!.tiles);
+        expect(diff((await rawRgb(runs[1]!.data)).data, (await rawRgb(runs[0]!.data)).data).max).toBe(0);
+        runs.splice(1, 1);
         const [recomputed, ...cached] = await Promise.all(runs.map(async (r) => (await rawRgb(r.data)).data));
         for (const c of cached) {
           const d = diff(c, recomputed!);
