@@ -51,6 +51,9 @@ interface WorkerJob {
 }
 interface WorkerResult {
   times: number[];
+  /** CPU seconds of each timed job, all threads: user mode and kernel */
+  userS: number[];
+  sysS: number[];
   rssBytes: number;
   info: string;
 }
@@ -64,12 +67,20 @@ async function worker(job: WorkerJob): Promise<void> {
   const img = await readFile(job.input);
   const warmupImg = job.warmupInput ? await readFile(job.warmupInput) : img;
   const times: number[] = [];
+  const userS: number[] = [];
+  const sysS: number[] = [];
   let last: Buffer | undefined;
   let info = '';
   for (let i = 0; i < job.warmup + job.runs; i++) {
     const t = performance.now();
+    const cpu = process.cpuUsage();
     const r = await engine.upscale(i < job.warmup ? warmupImg : img, { modelName: job.model });
-    if (i >= job.warmup) times.push(performance.now() - t);
+    if (i >= job.warmup) {
+      times.push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      userS.push(used.user / 1e6);
+      sysS.push(used.system / 1e6);
+    }
     last = r.data;
     info =
       r.strategy === 'single'
@@ -78,7 +89,7 @@ async function worker(job: WorkerJob): Promise<void> {
   }
   await writeFile(job.out, last!);
   await engine.close();
-  const result: WorkerResult = { times, rssBytes: process.resourceUsage().maxRSS * 1024, info };
+  const result: WorkerResult = { times, userS, sysS, rssBytes: process.resourceUsage().maxRSS * 1024, info };
   process.stdout.write(JSON.stringify(result));
 }
 
@@ -135,18 +146,26 @@ async function fabricLike(w: number, h: number): Promise<Buffer> {
     .toBuffer();
 }
 
-/** One reference process: wall time and its peak RSS (GNU time). `tile` omitted = its default tiling. */
+interface RefRun {
+  ms: number;
+  rssBytes: number;
+  /** CPU seconds in user mode and in the kernel (mostly page faults: it touches GBs of fresh memory) */
+  userS: number;
+  sysS: number;
+}
+
+/** One reference process: wall time, peak RSS and CPU times (GNU time). `tile` omitted = its default tiling. */
 async function reference(
   dir: string,
   input: string,
   scale: number,
   out: string,
   tile?: number,
-): Promise<{ ms: number; rssBytes: number }> {
+): Promise<RefRun> {
   const t = performance.now();
   const args = [
     '-f',
-    '%M',
+    '%M %U %S',
     referenceBinary(dir),
     '-g',
     '-1',
@@ -164,12 +183,15 @@ async function reference(
   if (tile) args.push('-t', String(tile));
   const { stderr } = await run('/usr/bin/time', args, { maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - t;
-  return { ms, rssBytes: Number(stderr.trim().split('\n').pop()) * 1024 };
+  const [rssKb, userS, sysS] = stderr.trim().split('\n').pop()!.split(' ').map(Number);
+  return { ms, rssBytes: rssKb! * 1024, userS: userS!, sysS: sysS! };
 }
 
 interface Rounds {
   refTimes: number[];
   refRss: number;
+  refUserS: number[];
+  refSysS: number[];
   ours: WorkerResult;
   /** reference time / our time, per round */
   ratios: number[];
@@ -178,30 +200,38 @@ interface Rounds {
 /** `runs` rounds of one reference run then one of ours (a fresh worker with its warm-up). */
 async function interleaved(
   runs: number,
-  refRun: () => Promise<{ ms: number; rssBytes: number }>,
+  refRun: () => Promise<RefRun>,
   job: Omit<WorkerJob, 'runs'>,
 ): Promise<Rounds> {
   const refTimes: number[] = [];
-  const times: number[] = [];
+  const refUserS: number[] = [];
+  const refSysS: number[] = [];
   const ratios: number[] = [];
   let refRss = 0;
-  let ours: WorkerResult | undefined;
+  const ours: WorkerResult = { times: [], userS: [], sysS: [], rssBytes: 0, info: '' };
   for (let i = 0; i < runs; i++) {
     const r = await refRun();
     const o = await runWorker({ ...job, runs: 1 });
     refTimes.push(r.ms);
+    refUserS.push(r.userS);
+    refSysS.push(r.sysS);
     refRss = Math.max(refRss, r.rssBytes);
-    times.push(o.times[0]!);
+    ours.times.push(o.times[0]!);
+    ours.userS.push(o.userS[0]!);
+    ours.sysS.push(o.sysS[0]!);
+    ours.rssBytes = Math.max(ours.rssBytes, o.rssBytes);
+    ours.info = o.info;
     ratios.push(r.ms / o.times[0]!);
-    ours = { times, rssBytes: Math.max(ours?.rssBytes ?? 0, o.rssBytes), info: o.info };
   }
-  return { refTimes, refRss, ours: ours!, ratios };
+  return { refTimes, refRss, refUserS, refSysS, ours, ratios };
 }
 
+/** CPU seconds in user mode / in the kernel (medians); the kernel's share is mostly page faults */
+const cpuCell = (userS: number[], sysS: number[]): string =>
+  `${median(userS).toFixed(1)} / ${median(sysS).toFixed(1)} s`;
+
 const spread = (ratios: number[]): string =>
-  ratios.length > 1
-    ? ` (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`
-    : '';
+  ratios.length > 1 ? ` (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})` : '';
 
 async function pixelDiff(a: string, b: string): Promise<{ max: number; mean: number }> {
   const x = await sharp(a).removeAlpha().raw().toBuffer();
@@ -284,7 +314,7 @@ async function main(): Promise<void> {
         runs,
         async () => {
           const r = await reference(dir, photo, scale, refDefault);
-          return { ms: r.ms - startup[scale]!, rssBytes: r.rssBytes };
+          return { ...r, ms: r.ms - startup[scale]! };
         },
         { input: photo, model, warmup: 1, out: oursTiledOut },
       );
@@ -313,6 +343,7 @@ async function main(): Promise<void> {
         sec(oursMs),
         (oursMs / photoMp).toFixed(0),
         mb(tiled.rssBytes),
+        cpuCell(tiled.userS, tiled.sysS),
         `${ratios[scale]!.toFixed(2)}x vs ref default${spread(speed.ratios)}`,
         `${dTiled.max} / ${dTiled.mean.toFixed(4)} vs ref untiled`,
       ]);
@@ -322,6 +353,7 @@ async function main(): Promise<void> {
         sec(median(untiled.times)),
         (median(untiled.times) / photoMp).toFixed(0),
         mb(untiled.rssBytes),
+        cpuCell(untiled.userS, untiled.sysS),
         `${((refUntiled.ms - startup[scale]!) / median(untiled.times)).toFixed(2)}x vs ref untiled (1 run)`,
         `${dUntiled.max} / ${dUntiled.mean.toFixed(4)} vs ref untiled`,
       ]);
@@ -331,6 +363,7 @@ async function main(): Promise<void> {
         sec(refMs),
         (refMs / photoMp).toFixed(0),
         mb(refRss),
+        cpuCell(speed.refUserS, speed.refSysS),
         '',
         `${dRefDefault.max} / ${dRefDefault.mean.toFixed(4)} vs ref untiled`,
       ]);
@@ -340,6 +373,7 @@ async function main(): Promise<void> {
         sec(refUntiled.ms - startup[scale]!),
         ((refUntiled.ms - startup[scale]!) / photoMp).toFixed(0),
         mb(refUntiled.rssBytes),
+        cpuCell([refUntiled.userS], [refUntiled.sysS]),
         '',
         'parity baseline',
       ]);
@@ -385,7 +419,7 @@ async function main(): Promise<void> {
         runs,
         async () => {
           const r = await reference(dir, fabric, 2, refOut);
-          return { ms: r.ms - startup[2]!, rssBytes: r.rssBytes };
+          return { ...r, ms: r.ms - startup[2]! };
         },
         { input: fabric, warmupInput: photo, model: 'up2x-conservative', warmup: 1, out: oursOut },
       );
@@ -398,6 +432,7 @@ async function main(): Promise<void> {
         sec(median(ours.times)),
         (median(ours.times) / mp).toFixed(0),
         mb(ours.rssBytes),
+        cpuCell(ours.userS, ours.sysS),
         `${ratio.toFixed(2)}x vs ref default${spread(speed.ratios)}`,
         `${d.max} / ${d.mean.toFixed(4)} vs ref default tiling (approximate SE; informational)`,
       ]);
@@ -407,6 +442,7 @@ async function main(): Promise<void> {
         sec(median(refTimes)),
         (median(refTimes) / mp).toFixed(0),
         mb(refRss),
+        cpuCell(speed.refUserS, speed.refSysS),
         '',
         '',
       ]);
@@ -432,6 +468,7 @@ async function main(): Promise<void> {
       sec(bigRun.times[0]!),
       (bigRun.times[0]! / 4.194).toFixed(0),
       mb(bigRun.rssBytes),
+      cpuCell(bigRun.userS, bigRun.sysS),
       'reference not run (needs tens of GB)',
       '',
     ]);
@@ -442,9 +479,9 @@ async function main(): Promise<void> {
     );
 
     console.log(
-      '\n| image / scale | engine, settings | median time | ms/MP | peak RSS | speed-up | max / mean abs diff (grey levels) |',
+      '\n| image / scale | engine, settings | median time | ms/MP | peak RSS | CPU user / kernel | speed-up | max / mean abs diff (grey levels) |',
     );
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|');
     for (const r of rows) console.log(r);
     console.log('\nTargets:');
     for (const v of verdicts) console.log(v);
