@@ -100,21 +100,23 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   page,
 }) => {
   await open(page);
-  // Large enough that the engine, not the proxy's hold, keeps the server busy: the window is seen there.
-  await addImages(page, pngFiles(7, 128));
+  // Large enough that the engine, not the proxy's hold, keeps the server busy: the window is seen
+  // there (128 px images now finish in tens of milliseconds, before a poll can see three held).
+  await addImages(page, pngFiles(7, 256));
   await page.getByTestId('start-upscale').click();
 
   // The window fills: three requests held by the server, never a fourth.
-  await expect.poll(() => proxy.serverActive).toBe(3);
+  await expect.poll(() => proxy.serverActive, { intervals: [20] }).toBe(3);
   expect(proxy.maxConcurrent).toBe(3);
 
-  // Cancel the first image while its request is open.
-  const first = cards(page).filter({ hasText: 'fabric-01.png' });
-  await expect(first).toHaveAttribute('data-status', 'processing');
-  await first.getByTestId('item-cancel').click();
-  await expect(first).toHaveAttribute('data-status', 'cancelled');
-  await expect(first.getByTestId('item-status')).toHaveText('Cancelled');
-  await expect(first.getByTestId('item-error')).toHaveCount(0);
+  // Cancel an image while its request is open: the third, which waits on the server behind the
+  // other two (one engine slot), so it cannot finish between seeing it in progress and the click.
+  const cancelled = cards(page).filter({ hasText: 'fabric-03.png' });
+  await expect(cancelled).toHaveAttribute('data-status', 'processing');
+  await cancelled.getByTestId('item-cancel').click();
+  await expect(cancelled).toHaveAttribute('data-status', 'cancelled');
+  await expect(cancelled.getByTestId('item-status')).toHaveText('Cancelled');
+  await expect(cancelled.getByTestId('item-error')).toHaveCount(0);
   // Counted where the server holds requests: Chromium closes an aborted request's socket on another
   // channel than the one that opens the next, so the proxy's front door may meet the next request a
   // moment before the old socket's close; the proxy forwards each request after a hold, by which
@@ -140,7 +142,7 @@ test('a batch of 7 runs three at a time, cancels one mid-flight and survives nav
   const meta = cards(page, 'completed').first().getByTestId('item-meta');
   await expect(meta).toContainText('up2x-conservative');
   await expect(meta).toContainText('2x');
-  await expect(meta).toContainText('256×256');
+  await expect(meta).toContainText('512×512');
   await expect(page.getByTestId('queue-indicator')).toHaveCount(0);
 
   // Single-file download of one result.
