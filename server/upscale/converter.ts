@@ -19,7 +19,7 @@ import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } fro
 import { encodeModel } from './onnx-proto.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 11;
+export const CONVERTER_VERSION = 12;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -57,6 +57,8 @@ export interface ConvertedModel {
   /** SE k's feature map has side ratio*L + offset for an aligned padded tile side L */
   levels: SeLevel[];
   variants: Record<string, string>;
+  /** each variant's graph inputs, so a job plans its cache without loading every stage's session */
+  inputs: Record<string, string[]>;
 }
 
 export interface SeLevel {
@@ -282,7 +284,8 @@ export async function convertModel(
   try {
     const m = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
     if (m.version === CONVERTER_VERSION && m.hash === hash) {
-      return { name, dir, geometry: m.geometry, se: m.se, levels: m.levels, variants: m.variants };
+      const { geometry, se, levels, variants, inputs } = m;
+      return { name, dir, geometry, se, levels, variants, inputs };
     }
   } catch {
     // not converted yet
@@ -294,16 +297,19 @@ export async function convertModel(
   const levels = seLevels(graph, se, geometry);
   await mkdir(dir, { recursive: true });
   const variants: Record<string, string> = {};
+  const inputs: Record<string, string[]> = {};
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
     const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
-    await writeFile(tmp, encodeModel(buildOnnxGraph(graph, weights, spec)));
+    const onnx = buildOnnxGraph(graph, weights, spec);
+    await writeFile(tmp, encodeModel(onnx));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;
+    inputs[spec.name] = onnx.inputs.map((i) => i.name);
   }
-  const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants };
+  const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants, inputs };
   const tmp = `${manifestPath}.tmp-${process.pid}-${randomUUID()}`; // engines in one process may convert at once
   await writeFile(tmp, JSON.stringify(manifest, null, 2));
   await rename(tmp, manifestPath); // the manifest last: its presence means the set is complete
-  return { name, dir, geometry, se, levels, variants };
+  return { name, dir, geometry, se, levels, variants, inputs };
 }

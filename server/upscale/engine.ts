@@ -512,14 +512,11 @@ export class UpscaleEngine {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
     ctx.units = tiles.length * (n + 1);
-    // The shared sessions only tell each stage's inputs; the runs use scoped ones (below).
-    const stages = await Promise.all(
-      Array.from({ length: n + 1 }, (_, k) => this.session(ctx.model, `stage-${k}`)),
-    );
     // A cached map is dropped after the last stage that reads it (skip
     // branches, read by the final stage, live until the job ends).
     const lastUse = new Map<string, number>();
-    stages.forEach((s, k) => s.inputNames.forEach((name) => lastUse.set(name, k)));
+    for (let k = 0; k <= n; k++)
+      for (const name of ctx.model.info.inputs[`stage-${k}`] ?? []) lastUse.set(name, k);
     const small = this.cachedFeatureBytes(ctx, lastUse, quantise) <= this.smallJobFeatures;
     const cache = new FeatureCache(small ? this.smallJobCache : this.cacheBudget, quantise);
     // Skip branches: every stage that computes some also returns them (the

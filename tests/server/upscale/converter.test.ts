@@ -206,6 +206,8 @@ describe('ncnn -> ONNX', () => {
     const owned = 6 + 7 + 10 + 11; // rows 1-2, columns 1-2
     for (const variant of ['probe-0', 'stage-0']) {
       const s = await ort.InferenceSession.create(path.join(m.dir, m.variants[variant]!));
+      // the manifest lists the inputs the engine plans its cache by
+      expect(m.inputs[variant]).toEqual(s.inputNames);
       const r = await s.run({ input: new ort.Tensor('float32', x, [1, 1, 3, 4]), ...range });
       await s.release();
       expect([...(r['se_sum']!.data as Float32Array)]).toEqual([owned, 2 * owned]);
