@@ -39,6 +39,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     routerOptions: { ignoreTrailingSlash: true },
+    // TLS_CERT_FILE / TLS_KEY_FILE: HTTPS without a proxy, so tablets get a secure context.
+    https: config.tls ?? null,
   });
 
   const db = options.db ?? (await openDatabase(config.database));
@@ -72,9 +74,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        // Both added per request below, only over HTTPS.
+        upgradeInsecureRequests: null,
       },
     },
+    strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
+  });
+  // Over plain HTTP (a tablet opening http://<laptop-ip>:8080 on the fair's LAN) these two would
+  // make the browser fetch the scripts over https, which nothing answers: a blank page. Over HTTPS
+  // (TLS here, or a proxy's X-Forwarded-Proto with TRUST_PROXY) they keep the page on https.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol !== 'https') return;
+    void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') void reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
   });
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -61,6 +62,8 @@ const envSchema = z.object({
   ARGON2_MEMORY_KIB: int(19_456, 1024, 1_048_576),
   ARGON2_TIME_COST: int(2, 1, 20),
   TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  TLS_CERT_FILE: optionalString,
+  TLS_KEY_FILE: optionalString,
   MAIN_API_URL: apiBase,
   UPSCALE_URL: apiBase,
   IMAGE_API_URL: apiBase,
@@ -94,6 +97,8 @@ export interface AppConfig {
   loginThrottle: { maxAttempts: number; windowSeconds: number };
   argon2: { memoryCost: number; timeCost: number };
   trustProxy: boolean;
+  /** PEM certificate chain and key: with them the server speaks HTTPS itself. */
+  tls?: { cert: Buffer; key: Buffer };
   /** Base URL of each API group as the PWA sees it; served as /config.json. */
   publicApi: { main: string; image: string; upscale: string; third: string };
   upscale: {
@@ -122,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const tls = loadTls(e.TLS_CERT_FILE, e.TLS_KEY_FILE);
   const dataDir = path.resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return {
@@ -149,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginThrottle: { maxAttempts: e.LOGIN_MAX_ATTEMPTS, windowSeconds: e.LOGIN_WINDOW_SECONDS },
     argon2: { memoryCost: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST },
     trustProxy: e.TRUST_PROXY === 'true',
+    tls,
     publicApi: {
       main: e.MAIN_API_URL ?? '/api',
       image: e.IMAGE_API_URL ?? '/image-api',
@@ -175,4 +182,29 @@ function persistedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** Both TLS files or neither; they must be readable and the key must match the certificate. */
+function loadTls(certFile: string | undefined, keyFile: string | undefined): AppConfig['tls'] {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) {
+    const missing = certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE';
+    throw new ConfigError(`Invalid configuration:\n  ${missing}: required when the other TLS file is set`);
+  }
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(path.resolve(file));
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  };
+  const tls = { cert: read('TLS_CERT_FILE', certFile), key: read('TLS_KEY_FILE', keyFile) };
+  try {
+    createSecureContext(tls);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TLS_CERT_FILE, TLS_KEY_FILE: not a usable PEM certificate and matching key (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  return tls;
 }

@@ -34,6 +34,13 @@ async function main(): Promise<void> {
   } else if (seed.account) {
     lines.push(`  Sign in as ${seed.account}${config.admin?.password ? ' with ADMIN_PASSWORD' : ''}.`);
   }
+  if (!config.tls && !config.trustProxy && !['127.0.0.1', 'localhost', '::1'].includes(config.host)) {
+    // Browsers allow a service worker only on https or localhost: tell whoever opens it from a tablet.
+    lines.push(
+      '  Over plain http from another device the app works online only (no offline mode, no install);',
+      '  see "Serving the PWA to tablets on a LAN" in README.md for HTTPS (TLS_CERT_FILE / TLS_KEY_FILE).',
+    );
+  }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
   const stop = async (signal: string) => {

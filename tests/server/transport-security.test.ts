@@ -1,0 +1,155 @@
+// What a probe of the served stack looks at beyond the API envelope: HTTPS-only headers that must
+// not break plain-HTTP LAN use, and the server's own TLS.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+describe('HTTPS-only headers', () => {
+  let plain: TestApp;
+  let proxied: TestApp;
+  beforeAll(async () => {
+    plain = await createTestApp('sqlite');
+    proxied = await createTestApp('sqlite', { TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await proxied?.close();
+  });
+
+  it('sends neither HSTS nor upgrade-insecure-requests over plain HTTP', async () => {
+    for (const url of ['/config.json', '/nothing-here']) {
+      const r = await plain.app.inject({ method: 'GET', url });
+      expect(String(r.headers['content-security-policy'])).toMatch(/default-src 'self'/);
+      expect(String(r.headers['content-security-policy'])).not.toMatch(/upgrade-insecure-requests/);
+      expect(r.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('ignores X-Forwarded-Proto without TRUST_PROXY', async () => {
+    const r = await plain.app.inject({
+      method: 'GET',
+      url: '/config.json',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(String(r.headers['content-security-policy'])).not.toMatch(/upgrade-insecure-requests/);
+    expect(r.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends both when a trusted proxy says the request came over HTTPS', async () => {
+    for (const url of ['/config.json', '/nothing-here']) {
+      const r = await proxied.app.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } });
+      const csp = String(r.headers['content-security-policy']);
+      expect(csp).toMatch(/(^|;)\s*upgrade-insecure-requests(;|$)/);
+      expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
+      expect(r.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    }
+    const http = await proxied.app.inject({
+      method: 'GET',
+      url: '/config.json',
+      headers: { 'x-forwarded-proto': 'http' },
+    });
+    expect(String(http.headers['content-security-policy'])).not.toMatch(/upgrade-insecure-requests/);
+    expect(http.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+const openssl = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A throw-away self-signed certificate for 127.0.0.1, as the README's recipe makes one. */
+function selfSignedCert(dir: string): { certFile: string; keyFile: string } {
+  const certFile = path.join(dir, 'cert.pem');
+  const keyFile = path.join(dir, 'key.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=loom-test',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  return { certFile, keyFile };
+}
+
+describe.skipIf(!openssl)(
+  'TLS on the server itself (TLS_CERT_FILE / TLS_KEY_FILE; needs the openssl CLI)',
+  () => {
+    let dir: string;
+    let files: { certFile: string; keyFile: string };
+    beforeAll(() => {
+      dir = mkdtempSync(path.join(tmpdir(), 'loom-tls-'));
+      files = selfSignedCert(dir);
+    });
+
+    it('answers over HTTPS with the certificate and sends the HTTPS-only headers', async () => {
+      const t = await createTestApp('sqlite', { TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.keyFile });
+      try {
+        const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+        expect(address).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+        // Trust exactly this certificate, as a tablet does once it is installed there.
+        const ca = t.config.tls?.cert;
+        const r = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>(
+          (resolve, reject) => {
+            const req = httpsRequest(`${address}/config.json`, { ca }, (res) => {
+              let body = '';
+              res.on('data', (c: Buffer) => (body += c.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+            });
+            req.on('error', reject);
+            req.end();
+          },
+        );
+        expect(r.status).toBe(200);
+        expect(JSON.parse(r.body)).toMatchObject({ api: { main: '/api' } });
+        expect(String(r.headers['content-security-policy'])).toMatch(/upgrade-insecure-requests/);
+        expect(r.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('stops at start when a TLS setting is incomplete, unreadable or not a matching pair', () => {
+      const base = { DATA_DIR: path.join(dir, 'data') };
+      expect(() => loadConfig({ ...base, TLS_CERT_FILE: files.certFile })).toThrow(/TLS_KEY_FILE: required/);
+      expect(() => loadConfig({ ...base, TLS_KEY_FILE: files.keyFile })).toThrow(/TLS_CERT_FILE: required/);
+      expect(() =>
+        loadConfig({ ...base, TLS_CERT_FILE: path.join(dir, 'nope.pem'), TLS_KEY_FILE: files.keyFile }),
+      ).toThrow(/TLS_CERT_FILE: cannot read/);
+      const other = mkdtempSync(path.join(tmpdir(), 'loom-tls-'));
+      const { keyFile: otherKey } = selfSignedCert(other);
+      expect(() => loadConfig({ ...base, TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: otherKey })).toThrow(
+        ConfigError,
+      );
+      expect(() =>
+        loadConfig({ ...base, TLS_CERT_FILE: files.keyFile, TLS_KEY_FILE: files.keyFile }),
+      ).toThrow(/TLS_CERT_FILE, TLS_KEY_FILE: not a usable/);
+    });
+  },
+);
