@@ -3,6 +3,7 @@ import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { AppConfig } from '../config.js';
+import { ensurePrivateFile, tightenFile } from '../private-files.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -15,6 +16,12 @@ export interface Db {
 
 export async function openDatabase(database: AppConfig['database']): Promise<Db> {
   if (database.kind === 'sqlite') {
+    // SQLite creates the -wal and -shm files with the database file's mode, so 0600 here covers
+    // them; ones left looser by an older run are tightened too.
+    if (database.file !== ':memory:') {
+      ensurePrivateFile(database.file);
+      for (const suffix of ['-wal', '-shm', '-journal']) tightenFile(`${database.file}${suffix}`);
+    }
     const sqlite = new SQLite(database.file);
     // WAL lets readers continue while a write commits; foreign keys are off by default in SQLite.
     sqlite.pragma('journal_mode = WAL');

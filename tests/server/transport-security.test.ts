@@ -1,14 +1,18 @@
 // What a probe of the served stack looks at beyond the API envelope: HTTPS-only headers that must
-// not break plain-HTTP LAN use, and the server's own TLS.
+// not break plain-HTTP LAN use, the server's own TLS, and private data files.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { openDatabase } from '../../server/db/database.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
+
+const mode = (file: string) => statSync(file).mode & 0o777;
 
 describe('HTTPS-only headers', () => {
   let plain: TestApp;
@@ -153,3 +157,41 @@ describe.skipIf(!openssl)(
     });
   },
 );
+
+describe('data files are private to the server user', () => {
+  it('creates DATA_DIR 0700, the database, its WAL files and the secret 0600', async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'loom-perm-')), 'nested', 'data');
+    const t = await createTestApp('sqlite', { DATA_DIR: dataDir });
+    try {
+      // A write, so the -wal and -shm files exist while the database is open.
+      await t.createUser('DESIGNER');
+      const db = path.join(dataDir, 'loom.sqlite');
+      expect(mode(dataDir).toString(8)).toBe('700');
+      for (const file of [db, `${db}-wal`, `${db}-shm`, path.join(dataDir, 'jwt-secret')]) {
+        expect(mode(file).toString(8), file).toBe('600');
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('tightens a database and a secret left readable by others', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-perm-'));
+    const file = path.join(dataDir, 'loom.sqlite');
+    const old = new SQLite(file);
+    old.exec('CREATE TABLE t (x INTEGER)');
+    old.close();
+    chmodSync(file, 0o644);
+    writeFileSync(path.join(dataDir, 'jwt-secret'), 'x'.repeat(48), { mode: 0o644 });
+    chmodSync(path.join(dataDir, 'jwt-secret'), 0o644);
+
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    expect(mode(path.join(dataDir, 'jwt-secret')).toString(8)).toBe('600');
+    const db = await openDatabase(config.database);
+    try {
+      expect(mode(file).toString(8)).toBe('600');
+    } finally {
+      await db.close();
+    }
+  });
+});
