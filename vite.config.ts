@@ -38,6 +38,8 @@ export default defineConfig({
     __APP_VERSION__: JSON.stringify(pkg.version),
     __APP_BUILD__: JSON.stringify(process.env.LOOM_BUILD_ID ?? `${pkg.version}+${Date.now().toString(36)}`),
   },
-  build: { target: 'es2022', sourcemap: true },
+  // No source maps: they would hand out the readable source (the server refuses *.map as well),
+  // and nothing (precache, audit, scripts) reads them.
+  build: { target: 'es2022', sourcemap: false },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/upscale-api': 'http://127.0.0.1:8080', '/image-api': 'http://127.0.0.1:8080', '/third-api': 'http://127.0.0.1:8080', '/config.json': 'http://127.0.0.1:8080' } },
 });

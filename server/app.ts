@@ -151,6 +151,8 @@ async function servePwa(app: FastifyInstance, staticDir: string): Promise<void> 
     index: ['index.html'],
     // The build writes .br and .gz beside each text asset (scripts/vite-precompress.ts).
     preCompressed: true,
+    // Source maps would publish the readable source; a build that still emits them stays private.
+    allowedPath: (pathname) => !/\.map$/i.test(pathname),
     setHeaders(reply, filePath) {
       // Hashed build assets never change; the shell, the worker and the manifest must revalidate.
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -76,6 +76,18 @@ test.describe('production build', () => {
     expect(html).toMatch(/<meta name="apple-mobile-web-app-title" content="Loom"/);
   });
 
+  test('emits no source maps and no reference to one', () => {
+    const all = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? all(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
+    const files = all(dist);
+    expect(files.filter((f) => /\.map(\.(br|gz))?$/.test(f))).toEqual([]);
+    for (const file of files.filter((f) => /\.(js|css)$/.test(f))) {
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/^\/[/*]# sourceMappingURL=/m);
+    }
+  });
+
   test('precaches the shell and every route chunk, and nothing heavy', () => {
     const entries = precacheEntries();
     const urls = entries.map((e) => e.url);

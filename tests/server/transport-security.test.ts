@@ -1,11 +1,12 @@
 // What a probe of the served stack looks at beyond the API envelope: HTTPS-only headers that must
-// not break plain-HTTP LAN use, the server's own TLS, and private data files.
+// not break plain-HTTP LAN use, the server's own TLS, private data files, and no source maps.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
@@ -193,5 +194,45 @@ describe('data files are private to the server user', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('source maps are never served', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A build that (wrongly) still holds maps, precompressed ones too.
+    const dist = mkdtempSync(path.join(tmpdir(), 'loom-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Loom Studio</title>');
+    writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1);\n');
+    const map = JSON.stringify({
+      version: 3,
+      sources: ['src/secret.ts'],
+      sourcesContent: ['const key = 1;'],
+    });
+    const mapFile = path.join(dist, 'assets', 'index-abc123.js.map');
+    writeFileSync(mapFile, map);
+    writeFileSync(`${mapFile}.br`, brotliCompressSync(map));
+    writeFileSync(`${mapFile}.gz`, gzipSync(map));
+    writeFileSync(path.join(dist, 'sw.js.map'), map);
+    t = await createTestApp('sqlite', { STATIC_DIR: dist });
+  });
+  afterAll(() => t?.close());
+
+  it('answers 404 for a .map file that is present, in any spelling or encoding', async () => {
+    for (const url of [
+      '/assets/index-abc123.js.map',
+      '/assets/index-abc123.js%2Emap',
+      '/sw.js.map',
+      '/assets/../sw.js.map',
+    ]) {
+      for (const encoding of ['identity', 'gzip, br']) {
+        const r = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+        expect(r.statusCode, `${url} ${encoding}`).toBe(404);
+        expect(r.body).not.toContain('sourcesContent');
+      }
+    }
+    const script = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(script.statusCode).toBe(200);
   });
 });
