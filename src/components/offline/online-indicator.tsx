@@ -1,7 +1,8 @@
 // The shell's connection badge: online, or offline with how many changes wait to be sent.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { outbox } from '../../lib/offline/app-outbox';
+import { toast } from 'sonner';
+import { onOutboxGaveUp, outbox } from '../../lib/offline/app-outbox';
 import { useOnlineStatus } from '../../lib/offline/online-status';
 import { currentUserKey } from '../../lib/offline/user-key';
 import { useSession } from '../../lib/session/use-session';
@@ -28,6 +29,8 @@ export function OnlineIndicator() {
   const { t } = useTranslation();
   const { online } = useOnlineStatus();
   const pending = usePendingCount(currentUserKey(useSession()));
+  // After the retry budget the changes stay queued; say so once, calmly.
+  useEffect(() => onOutboxGaveUp(() => toast.warning(t('offline.outboxGaveUp'))), [t]);
   return (
     <div className={`online-indicator${online ? '' : ' online-indicator--offline'}`} role="status" aria-live="polite" data-testid="online-indicator" data-online={online}>
       <span className="online-indicator__dot" aria-hidden="true" />

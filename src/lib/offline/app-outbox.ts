@@ -3,6 +3,7 @@
 import { isApiError, request } from '../api';
 import type { OutboxRecord } from '../db/schema';
 import { queryClient } from '../query/query-client';
+import { transientFailure } from '../retry/transient-failure';
 import { getSession } from '../session/session-store';
 import { beginWork } from './busy-work';
 import { getOnlineStatus, reportReachable, reportUnreachable } from './online-status';
@@ -15,13 +16,11 @@ import { currentUserKey } from './user-key';
 export function classifyFailure(error: unknown): FailureVerdict {
   const message = error instanceof Error ? error.message : String(error);
   if (!isApiError(error)) return { kind: 'retry', message };
-  const retryAfterMs = error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : undefined;
-  // No answer, a server that is down or overloaded, an expired session: the change stays queued.
-  if (error.kind === 'network' || error.kind === 'cancelled' || error.kind === 'unknown')
-    return { kind: 'retry', message };
-  const status = error.status ?? 0;
-  if (status === 401 || status === 408 || status === 429 || status >= 500)
-    return { kind: 'retry', message, retryAfterMs };
+  // No answer, a server that is down or overloaded (the shared policy's transient failures), an
+  // expired session, a request cut short: the change stays queued.
+  const transient = transientFailure(error);
+  if (transient) return { kind: 'retry', message, retryAfterMs: transient.retryAfterMs };
+  if (error.kind === 'cancelled' || error.kind === 'unknown' || error.status === 401) return { kind: 'retry', message };
   return { kind: 'refused', message };
 }
 
@@ -51,20 +50,35 @@ export const outbox = createOutbox({
   currentUser: () => currentUserKey(getSession()),
 });
 
+const gaveUpListeners = new Set<() => void>();
+
+/** Told when automatic retries stopped after the policy's budget (the changes stay queued). */
+export function onOutboxGaveUp(listener: () => void): () => void {
+  gaveUpListeners.add(listener);
+  return () => gaveUpListeners.delete(listener);
+}
+
 // A server error while online changes nothing about connectivity, so no reconnect would replay
-// the queue: try again on a backoff until it goes through, the app goes offline, or logout.
-const retry = createRetrySchedule(() => {
-  const key = currentUserKey(getSession());
-  if (key) void syncOutbox(key);
-});
+// the queue: try again on the shared policy's backoff until it goes through, the app goes
+// offline, logout, or the budget is spent (then the next reconnect, sign-in or change sends it).
+const retry = createRetrySchedule(
+  () => {
+    const key = currentUserKey(getSession());
+    if (key) void syncOutbox(key);
+  },
+  { onGiveUp: () => gaveUpListeners.forEach((l) => l()) },
+);
 
 /** Replays the user's queue (marked as running work, so an update waits) and refreshes what changed. */
 export async function syncOutbox(userKey: string): Promise<FlushReport> {
   const done = beginWork('work.syncing');
   try {
     const report = await outbox.flush(userKey);
-    if (report.failure && getOnlineStatus().online) retry.schedule(report.failure.retryAfterMs);
-    else if (report.failure)
+    if (report.failure && getOnlineStatus().online) {
+      // Something went through before the failure: the backoff starts over.
+      if (report.sent.length > 0) retry.reset();
+      retry.schedule(report.failure.retryAfterMs);
+    } else if (report.failure)
       retry.cancel(); // offline: the reconnect replays it
     else if (!report.stopped) retry.reset();
     // A refusal means the server's state differs from what the user saw: refresh that too.

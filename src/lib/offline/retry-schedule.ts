@@ -1,21 +1,12 @@
-// When to try the outbox again after a server error while online (5xx, 408, 429): growing
-// waits, never shorter than the server's Retry-After, with a little jitter so the tablets of a
-// whole trade-fair hall do not all come back in the same second.
-export const RETRY_DELAYS_MS = [2_000, 5_000, 15_000, 30_000, 60_000, 120_000] as const;
-/** A Retry-After longer than this is capped: the user is waiting for their change. */
-export const MAX_RETRY_DELAY_MS = 10 * 60 * 1000;
-const JITTER = 0.2;
-
-/** The wait before attempt `attempt` (0 = the first retry). */
-export function retryDelay(attempt: number, retryAfterMs = 0, random: () => number = Math.random): number {
-  const base = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)] as number;
-  const jittered = Math.round(base * (1 + JITTER * random()));
-  return Math.min(Math.max(jittered, retryAfterMs), MAX_RETRY_DELAY_MS);
-}
+// When to try the outbox again after a server error while online (5xx, 408, 429): the product's
+// one retry policy (lib/retry): growing, jittered waits from about 1 s to 60 s, never shorter
+// than the server's Retry-After, and after about ten minutes of failing it stops and says so; the
+// changes stay queued and go out on the next reconnect, sign-in or change.
+import { planRetry, type RetryStreak } from '../retry/retry-policy';
 
 export interface RetrySchedule {
-  /** Plans the next attempt (replacing a planned one); returns the wait in ms. */
-  schedule(retryAfterMs?: number): number;
+  /** Plans the next attempt (replacing a planned one); returns the wait in ms, or null once the budget is spent. */
+  schedule(retryAfterMs?: number): number | null;
   /** It worked: the next failure starts again from the shortest wait. */
   reset(): void;
   /** Drops a planned attempt (logout, offline: the reconnect replays instead). */
@@ -23,9 +14,17 @@ export interface RetrySchedule {
   readonly planned: boolean;
 }
 
-export function createRetrySchedule(run: () => void, random: () => number = Math.random): RetrySchedule {
+export interface RetryScheduleOptions {
+  random?: () => number;
+  now?: () => number;
+  /** The budget is spent: automatic retries stop until the next reset. */
+  onGiveUp?(streak: RetryStreak): void;
+}
+
+export function createRetrySchedule(run: () => void, options: RetryScheduleOptions = {}): RetrySchedule {
+  const now = options.now ?? Date.now;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let attempt = 0;
+  let streak: RetryStreak | undefined;
   const cancel = () => {
     if (timer) clearTimeout(timer);
     timer = null;
@@ -33,17 +32,22 @@ export function createRetrySchedule(run: () => void, random: () => number = Math
   return {
     schedule(retryAfterMs) {
       cancel();
-      const delay = retryDelay(attempt, retryAfterMs, random);
-      attempt += 1;
+      const decision = planRetry(streak, now(), { retryAfterMs, random: options.random });
+      if (decision.kind === 'give-up') {
+        streak = undefined;
+        options.onGiveUp?.(decision.streak);
+        return null;
+      }
+      streak = decision.streak;
       timer = setTimeout(() => {
         timer = null;
         run();
-      }, delay);
-      return delay;
+      }, decision.delayMs);
+      return decision.delayMs;
     },
     reset() {
       cancel();
-      attempt = 0;
+      streak = undefined;
     },
     cancel,
     get planned() {

@@ -1,5 +1,6 @@
 // The upscale queue's shared vocabulary: what the worker persists, reports and accepts over RPC.
 // Imported by the worker and by the main-thread bridge, so it holds types and constants only.
+import type { RetryStreak } from '../../lib/retry/retry-policy';
 
 export type QueueItemStatus = 'waiting' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
@@ -53,6 +54,8 @@ export interface QueueItem {
   /** True once a request with the current key was started: the server may hold a job under it. */
   keySent?: boolean;
   attempts: number;
+  /** Failures in a row under the shared retry policy: when the next attempt may start, and since when it has been failing. */
+  retry?: RetryStreak;
   seq: number;
   createdAt: number;
   updatedAt: number;

@@ -2,7 +2,16 @@
 // retry, persistence after every state change, and a pause that lifts itself when the upscale
 // service answers again. A request cut short by a reload or a lost connection is resent by itself
 // with its kept Idempotency-Key, but only to a server that says it replays such resends.
+// Resends follow the product's retry policy (lib/retry): each failed item waits its own growing
+// delay, even when the service's probe answers (small requests may pass while uploads are cut),
+// and only after the policy's time budget does it stop and wait for the person.
 // Pure logic over injected I/O so unit tests drive it without a browser.
+import {
+  backoffDelay,
+  easeAfterSuccess,
+  pauseStreak,
+  planRetry,
+} from '../../lib/retry/retry-policy';
 import {
   MAX_IN_FLIGHT,
   type EnqueueEntry,
@@ -13,6 +22,7 @@ import {
   type UpscaleParams,
 } from './protocol';
 import type { QueueStore } from './queue-store';
+import { RETRY_BUDGET_SPENT } from './retry-budget';
 import type { Sender, SendOutcome } from './send-types';
 
 export interface QueueEngineDeps {
@@ -30,8 +40,10 @@ export interface QueueEngineDeps {
   onSnapshot(snapshot: QueueSnapshot): void;
   now?(): number;
   newId?(): string;
-  /** Timer used for probe back-off; tests replace it. */
+  /** Timer used for probe back-off and item retry delays; tests replace it. */
   setTimer?(fn: () => void, ms: number): () => void;
+  /** Jitter source of the retry delays; tests make it fixed. */
+  random?(): number;
   /** Request limit (spec §4: three in parallel). */
   maxInFlight?: number;
 }
@@ -43,8 +55,8 @@ export interface ProbeResult {
 }
 
 const PROBE_DELAYS_MS = [1000, 2000, 4000, 8000, 10_000];
-/** An item cut short this many times waits for the user: it may be what brings the server down. */
-export const MAX_AUTOMATIC_ATTEMPTS = 4;
+/** Answers from a gateway or a timeout: the request may have reached the service, as with a cut. */
+const CUT_STATUSES = new Set([408, 502, 504]);
 
 export class QueueEngine {
   private items = new Map<string, QueueItem>();
@@ -54,6 +66,13 @@ export class QueueEngine {
   private paused: PauseReason = null;
   private probeAttempt = 0;
   private cancelProbe: (() => void) | null = null;
+  /** Wakes the window when the earliest item waiting out its retry delay is due. */
+  private cancelWake: (() => void) | null = null;
+  private wakeAt = Infinity;
+  /** A reachability check started by a failed item; later failures join it. */
+  private checking: Promise<void> | null = null;
+  /** When the queue lost the service: time without any chance to try is not spent from budgets. */
+  private offlineSince: number | null = null;
   private seq = 0;
   private loading: Promise<void> = Promise.resolve();
   /** While the server is asked whether resends are safe, nothing starts. */
@@ -62,6 +81,7 @@ export class QueueEngine {
   private readonly newId: () => string;
   private readonly setTimer: (fn: () => void, ms: number) => () => void;
   private readonly max: number;
+  private readonly random: () => number;
 
   constructor(private readonly deps: QueueEngineDeps) {
     this.now = deps.now ?? (() => Date.now());
@@ -73,6 +93,7 @@ export class QueueEngine {
         return () => clearTimeout(t);
       });
     this.max = deps.maxInFlight ?? MAX_IN_FLIGHT;
+    this.random = deps.random ?? Math.random;
   }
 
   /** Sets the token and base URL; a new owner loads that user's persisted queue and resumes it. */
@@ -104,6 +125,8 @@ export class QueueEngine {
         item.updatedAt = this.now();
         await this.deps.store.putItem(item);
       }
+      // The page was closed meanwhile: nothing was tried, so the budget's clock starts again now.
+      if (item.retry) item.retry = { ...item.retry, since: this.now() };
       this.items.set(item.id, item);
       this.seq = Math.max(this.seq, item.seq + 1);
     }
@@ -176,6 +199,7 @@ export class QueueEngine {
       bytesSent: false,
       idempotencyKey: keep ? item.idempotencyKey : this.newId(),
       keySent: keep ? item.keySent : undefined,
+      retry: undefined,
     });
     this.pump();
   }
@@ -268,8 +292,9 @@ export class QueueEngine {
   private async requeueInterrupted(resendSafe: boolean): Promise<void> {
     // A server that might run it twice: the user decides.
     for (const item of resendSafe ? this.sorted() : []) {
-      if (item.status !== 'interrupted' || item.attempts >= MAX_AUTOMATIC_ATTEMPTS) continue;
+      if (item.status !== 'interrupted') continue;
       // Same key: the server replays or joins the first attempt instead of running the model again.
+      // It keeps its retry delay: an answering service is no proof that its upload will pass now.
       await this.update(item, { status: 'waiting', progress: 0, bytesSent: false });
     }
     this.pump();
@@ -302,10 +327,34 @@ export class QueueEngine {
 
   private pump(): void {
     if (this.paused || this.checkingResend || !this.auth?.token) return;
+    const now = this.now();
+    let nextDue = Infinity;
     for (const item of this.sorted()) {
       if (this.inFlight.size >= this.max) break;
-      if (item.status === 'waiting' && !this.inFlight.has(item.id)) void this.start(item);
+      if (item.status !== 'waiting' || this.inFlight.has(item.id)) continue;
+      // An item waiting out its retry delay lets the ones behind it go first.
+      if (item.retry && item.retry.nextAttemptAt > now) {
+        nextDue = Math.min(nextDue, item.retry.nextAttemptAt);
+        continue;
+      }
+      void this.start(item);
     }
+    if (nextDue < Infinity) this.wakeAtTime(nextDue);
+  }
+
+  private wakeAtTime(at: number): void {
+    if (this.cancelWake && this.wakeAt <= at) return;
+    this.cancelWake?.();
+    this.wakeAt = at;
+    this.cancelWake = this.setTimer(
+      () => {
+        this.cancelWake = null;
+        this.wakeAt = Infinity;
+        this.pump();
+        this.emit();
+      },
+      Math.max(0, at - this.now()),
+    );
   }
 
   private async start(item: QueueItem): Promise<void> {
@@ -379,7 +428,8 @@ export class QueueEngine {
           completedAt: this.now(),
           ...(outcome.width && outcome.height ? { width: outcome.width, height: outcome.height } : {}),
         };
-        await this.update(item, { status: 'completed', progress: 100, result, error: undefined });
+        await this.update(item, { status: 'completed', progress: 100, result, error: undefined, retry: undefined });
+        await this.easeRetries();
         void this.keepResult(item);
         return;
       }
@@ -387,17 +437,14 @@ export class QueueEngine {
         await this.update(item, { status: 'cancelled', progress: 0 });
         return;
       case 'network':
-        // Nothing left the device: the server cannot have it, so it simply waits for the connection.
-        // Otherwise it is interrupted; the probe that sees the server again resends it if that is safe.
-        await this.update(item, {
-          status: item.bytesSent || outcome.reachedServer ? 'interrupted' : 'waiting',
-          progress: 0,
-          bytesSent: item.bytesSent || outcome.reachedServer,
-        });
-        this.pause('offline');
+        await this.failedInTransit(item, item.bytesSent || outcome.reachedServer === true);
         return;
       case 'http-error': {
         const { status } = outcome;
+        if (CUT_STATUSES.has(status)) {
+          await this.failedInTransit(item, true, outcome.retryAfterMs);
+          return;
+        }
         if (status === 401) {
           // Refused before any work: wait for a fresh token, then send again.
           await this.update(item, { status: 'waiting', progress: 0, bytesSent: false });
@@ -407,7 +454,7 @@ export class QueueEngine {
         if (status === 429 || status === 503) {
           // The service is full and did not take the job: back off and send again.
           await this.update(item, { status: 'waiting', progress: 0, bytesSent: false });
-          this.pause('busy', outcome.retryAfterMs);
+          this.pause('busy', backoffDelay(1, { retryAfterMs: outcome.retryAfterMs, random: this.random }));
           return;
         }
         await this.update(item, {
@@ -417,6 +464,58 @@ export class QueueEngine {
         });
         return;
       }
+    }
+  }
+
+  /**
+   * The request failed on the way (a reset, a dropped connection, a gateway's timeout). Nothing
+   * left the device: it simply waits. Otherwise it is interrupted, and goes back to the window once
+   * the service says a resend with its key is safe. Either way it waits its retry delay first; after
+   * the policy's budget it stops and says why.
+   */
+  private async failedInTransit(item: QueueItem, mayHaveReachedServer: boolean, retryAfterMs?: number): Promise<void> {
+    const decision = planRetry(item.retry, this.now(), { retryAfterMs, random: this.random });
+    if (decision.kind === 'give-up') {
+      await this.update(item, {
+        status: 'failed',
+        progress: 0,
+        retry: undefined,
+        error: { code: RETRY_BUDGET_SPENT, status: 0, message: '' },
+      });
+      return;
+    }
+    await this.update(item, {
+      status: mayHaveReachedServer ? 'interrupted' : 'waiting',
+      progress: 0,
+      bytesSent: item.bytesSent || mayHaveReachedServer,
+      retry: decision.streak,
+    });
+    void this.checkReachable();
+  }
+
+  /** Is the service there at all? Unreachable pauses the queue; reachable lets interrupted items back in. */
+  private checkReachable(): Promise<void> {
+    const auth = this.auth;
+    if (!auth) return Promise.resolve();
+    this.checking ??= (async () => {
+      try {
+        const probe = await this.safeProbe(auth);
+        if (this.auth?.owner !== auth.owner) return;
+        if (!probe.reachable) this.pause('offline');
+        else if (this.paused !== 'offline') await this.requeueInterrupted(probe.resendSafe);
+      } finally {
+        this.checking = null;
+      }
+    })();
+    return this.checking;
+  }
+
+  /** Another upload went through: items waiting out a long delay try again soon, from the shortest wait. */
+  private async easeRetries(): Promise<void> {
+    const now = this.now();
+    for (const other of this.sorted()) {
+      if (!other.retry || (other.status !== 'waiting' && other.status !== 'interrupted')) continue;
+      await this.update(other, { retry: easeAfterSuccess(other.retry, now, { random: this.random }) });
     }
   }
 
@@ -445,6 +544,7 @@ export class QueueEngine {
   private pause(reason: Exclude<PauseReason, null>, delayMs?: number): void {
     if (this.paused === 'auth' && reason !== 'auth') return;
     const wasPaused = this.paused !== null;
+    if (reason === 'offline' && this.offlineSince === null) this.offlineSince = this.now();
     this.paused = reason;
     this.emit();
     if (reason === 'auth') return; // lifted by configure() with a new token
@@ -467,6 +567,7 @@ export class QueueEngine {
     if (probe.reachable) {
       this.paused = null;
       this.probeAttempt = 0;
+      await this.creditOfflineTime();
       await this.requeueInterrupted(probe.resendSafe);
       this.pump();
       this.emit();
@@ -475,6 +576,16 @@ export class QueueEngine {
     this.probeAttempt += 1;
     const delay = PROBE_DELAYS_MS[Math.min(this.probeAttempt, PROBE_DELAYS_MS.length - 1)]!;
     this.scheduleProbe(delay);
+  }
+
+  /** The time without the service is not time spent trying: every retry budget gets it back. */
+  private async creditOfflineTime(): Promise<void> {
+    if (this.offlineSince === null) return;
+    const offlineMs = this.now() - this.offlineSince;
+    this.offlineSince = null;
+    for (const item of this.sorted()) {
+      if (item.retry) await this.update(item, { retry: pauseStreak(item.retry, offlineMs) });
+    }
   }
 
   private async update(item: QueueItem, patch: Partial<QueueItem>): Promise<void> {

@@ -39,7 +39,14 @@ export function entries(n: number): EnqueueEntry[] {
 export function createHarness(store: QueueStore = createMemoryQueueStore()) {
   const pending: PendingSend[] = [];
   const sent: SendRequest[] = [];
-  const timers: (() => void)[] = [];
+  // A hand-driven clock: timers fire when the test moves time on, so retry delays are exact.
+  let time = 1_000_000;
+  const timers: { fn: () => void; at: number }[] = [];
+  const takeDue = (until: number) => {
+    const due = timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at);
+    for (const t of due) timers.splice(timers.indexOf(t), 1);
+    return due;
+  };
   let probeOk = false;
   let resendSafe = true;
   let probes = 0;
@@ -51,6 +58,9 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
   const engine = new QueueEngine({
     store,
     newId: () => `id-${++n}`,
+    now: () => time,
+    // The nominal delays of the retry policy, without jitter.
+    random: () => 0.5,
     send: (request, hooks, signal) =>
       new Promise<SendOutcome>((resolve) => {
         sent.push(request);
@@ -75,10 +85,11 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
     onSnapshot: (s) => {
       last = s;
     },
-    setTimer: (fn) => {
-      timers.push(fn);
+    setTimer: (fn, ms) => {
+      const timer = { fn, at: time + ms };
+      timers.push(timer);
       return () => {
-        const i = timers.indexOf(fn);
+        const i = timers.indexOf(timer);
         if (i >= 0) timers.splice(i, 1);
       };
     },
@@ -110,11 +121,39 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
     get probes() {
       return probes;
     },
-    /** Runs every scheduled probe once. */
+    get now() {
+      return time;
+    },
+    /** Runs every timer scheduled now once, moving the clock to the latest of them. */
     async fireTimers() {
       const due = timers.splice(0);
-      for (const fn of due) fn();
+      for (const t of due) time = Math.max(time, t.at);
+      for (const t of due) t.fn();
       await flush();
+    },
+    /** Moves the clock on by `ms`, firing every timer that falls due on the way, in order. */
+    async advance(ms: number) {
+      const until = time + ms;
+      for (let round = 0; round < 1000; round++) {
+        const due = takeDue(until);
+        if (due.length === 0) break;
+        for (const t of due) {
+          time = Math.max(time, t.at);
+          t.fn();
+          await flush();
+        }
+      }
+      time = until;
+      await flush();
+    },
+    /** Answers every request with success, letting retry delays and probes run, until nothing is left. */
+    async completeAll() {
+      for (let step = 0; step < 1000; step++) {
+        if (pending.length > 0) pending[0]!.resolve(ok());
+        else if (timers.length > 0) await this.fireTimers();
+        else break;
+        await flush();
+      }
     },
     statusOf(id: string) {
       return engine.snapshot().items.find((i) => i.id === id)?.status;

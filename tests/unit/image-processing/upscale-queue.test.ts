@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryQueueStore } from '../../../src/workers/upscale-queue/queue-store';
-import { MAX_AUTOMATIC_ATTEMPTS } from '../../../src/workers/upscale-queue/queue-engine';
 import type { QueueItem } from '../../../src/workers/upscale-queue/protocol';
+import { RETRY_POLICY } from '../../../src/lib/retry/retry-policy';
+import { RETRY_BUDGET_SPENT } from '../../../src/workers/upscale-queue/retry-budget';
 import { AUTH, PARAMS, createHarness, entries, flush, ok } from './queue-harness';
 
 describe('upscale queue: sliding window of three', () => {
@@ -302,10 +303,7 @@ describe('upscale queue: no double send and network loss', () => {
       await flush();
       await h.fireTimers();
     }
-    while (h.pending.length > 0) {
-      h.pending[0]!.resolve(ok());
-      await flush();
-    }
+    await h.completeAll();
     expect(h.snapshot.items.every((i) => i.status === 'completed')).toBe(true);
     expect(h.maxConcurrent).toBe(3);
     const keysByItem = new Map<string, Set<string>>();
@@ -315,24 +313,107 @@ describe('upscale queue: no double send and network loss', () => {
     for (const keys of keysByItem.values()) expect(keys.size).toBe(1);
   });
 
-  it('an item cut short again and again stops resending by itself and waits for the user', async () => {
+  it('an item cut short again and again keeps trying on growing delays, and asks the person only after the time budget', async () => {
     const h = createHarness();
     h.setProbe(true);
     await h.engine.configure(AUTH);
     const [id] = await h.engine.enqueue(entries(1), PARAMS);
     await flush();
-    for (let i = 0; i < MAX_AUTOMATIC_ATTEMPTS; i++) {
+    const started = h.now;
+    const waits: number[] = [];
+    while (h.statusOf(id!) !== 'failed') {
       expect(h.pending).toHaveLength(1);
       h.pending[0]!.hooks.onBytesSent();
       h.pending[0]!.resolve({ kind: 'network', reachedServer: true });
       await flush();
-      await h.fireTimers();
+      const item = h.snapshot.items[0]!;
+      if (item.status === 'failed') break;
+      waits.push(item.retry!.nextAttemptAt - h.now);
+      // Not a moment early, even though the service's probe answers.
+      await h.advance(waits.at(-1)! - 1);
+      expect(h.pending).toHaveLength(0);
+      await h.advance(1);
     }
-    expect(h.sent).toHaveLength(MAX_AUTOMATIC_ATTEMPTS);
-    expect(h.statusOf(id!)).toBe('interrupted');
+    expect(waits.slice(0, 7)).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 60_000]);
+    expect(Math.max(...waits)).toBe(60_000);
+    expect(h.now - started).toBeGreaterThanOrEqual(RETRY_POLICY.budgetMs);
+    expect(h.now - started).toBeLessThan(RETRY_POLICY.budgetMs + 61_000);
+    expect(h.snapshot.items[0]!.error?.code).toBe(RETRY_BUDGET_SPENT);
+    // A few tries a minute over ten minutes, not four in a few seconds.
+    expect(h.sent.length).toBeGreaterThan(10);
+    expect(h.sent.length).toBeLessThan(20);
+    const sends = h.sent.length;
     await h.engine.retry(id!);
     await flush();
-    expect(h.sent).toHaveLength(MAX_AUTOMATIC_ATTEMPTS + 1);
+    expect(h.sent).toHaveLength(sends + 1);
+    expect(h.snapshot.items[0]!.retry).toBeUndefined();
+  });
+
+  it('a success elsewhere brings the waiting items back soon and starts their backoff over', async () => {
+    const h = createHarness();
+    h.setProbe(true);
+    await h.engine.configure(AUTH);
+    const [a, b] = await h.engine.enqueue(entries(2), PARAMS);
+    await flush();
+    const pa = h.pending.find((p) => p.request.fileName === 'img-0.png')!;
+    // a fails three times in a row: its next wait would be 8 s.
+    pa.resolve({ kind: 'network', reachedServer: false });
+    await flush();
+    for (const wait of [1000, 2000]) {
+      await h.advance(wait);
+      h.pending.find((p) => p.request.fileName === 'img-0.png')!.resolve({ kind: 'network', reachedServer: false });
+      await flush();
+    }
+    const item = () => h.snapshot.items.find((i) => i.id === a)!;
+    expect(item().retry).toMatchObject({ failures: 3 });
+    expect(item().retry!.nextAttemptAt - h.now).toBe(4000);
+    h.pending.find((p) => p.request.fileName === 'img-1.png')!.resolve(ok());
+    await flush();
+    expect(h.statusOf(b!)).toBe('completed');
+    expect(item().retry).toMatchObject({ failures: 0 });
+    expect(item().retry!.nextAttemptAt - h.now).toBe(1000);
+    await h.advance(1000);
+    expect(h.pending.map((p) => p.request.fileName)).toEqual(['img-0.png']);
+  });
+
+  it('time without any connection is not spent from the budget', async () => {
+    const h = createHarness();
+    h.setProbe(true);
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    h.setProbe(false);
+    h.pending[0]!.resolve({ kind: 'network', reachedServer: false });
+    await flush();
+    expect(h.snapshot.paused).toBe('offline');
+    await h.advance(20 * 60_000);
+    expect(h.sent).toHaveLength(1);
+    h.setProbe(true);
+    await h.advance(10_000);
+    expect(h.snapshot.paused).toBeNull();
+    expect(h.sent).toHaveLength(2);
+    // The next failure is an ordinary second failure, not the end of the budget.
+    h.pending[0]!.resolve({ kind: 'network', reachedServer: false });
+    await flush();
+    expect(h.statusOf(id!)).toBe('waiting');
+    expect(h.snapshot.items[0]!.retry).toMatchObject({ failures: 2 });
+  });
+
+  it('a gateway timeout or bad gateway is a cut: resent with its key after the delay, honouring Retry-After', async () => {
+    const h = createHarness();
+    h.setProbe(true);
+    await h.engine.configure(AUTH);
+    const [id] = await h.engine.enqueue(entries(1), PARAMS);
+    await flush();
+    const key = h.sent[0]!.idempotencyKey;
+    h.pending[0]!.resolve({ kind: 'http-error', status: 502, code: 502, message: '', retryAfterMs: 7000 });
+    await flush();
+    expect(h.statusOf(id!)).toBe('waiting');
+    await h.advance(6999);
+    expect(h.sent).toHaveLength(1);
+    await h.advance(1);
+    expect(h.sent).toHaveLength(2);
+    expect(h.sent[1]!.idempotencyKey).toBe(key);
   });
 
   it('a browser offline event pauses and the online event resumes', async () => {

@@ -1,18 +1,16 @@
-// Retrying the outbox while online: which failures are retried, how long to wait (growing, never
-// shorter than Retry-After, capped), and that a planned retry really runs, with no reconnect.
+// Retrying the outbox while online: which failures are retried, how long to wait (the shared
+// retry policy: growing, never shorter than Retry-After, capped), that a planned retry really runs
+// with no reconnect, and that it stops after the policy's budget.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../src/lib/api';
 import { classifyFailure } from '../../../src/lib/offline/app-outbox';
 import { createOutbox, type OutboxStorage } from '../../../src/lib/offline/outbox';
 import type { OutboxRecord } from '../../../src/lib/db/schema';
-import {
-  MAX_RETRY_DELAY_MS,
-  RETRY_DELAYS_MS,
-  createRetrySchedule,
-  retryDelay,
-} from '../../../src/lib/offline/retry-schedule';
+import { createRetrySchedule } from '../../../src/lib/offline/retry-schedule';
+import { RETRY_POLICY } from '../../../src/lib/retry/retry-policy';
 
-const noJitter = () => 0;
+/** The nominal delays, without jitter. */
+const noJitter = () => 0.5;
 
 describe('outbox retry', () => {
   afterEach(() => {
@@ -39,14 +37,25 @@ describe('outbox retry', () => {
     });
   });
 
-  it('waits longer each time, never less than Retry-After, never more than the cap', () => {
-    const waits = [0, 1, 2, 3, 4, 5, 6, 20].map((n) => retryDelay(n, 0, noJitter));
-    expect(waits).toEqual([...RETRY_DELAYS_MS, RETRY_DELAYS_MS.at(-1), RETRY_DELAYS_MS.at(-1)]);
-    expect(retryDelay(0, 45_000, noJitter)).toBe(45_000);
-    expect(retryDelay(0, 24 * 60 * 60 * 1000, noJitter)).toBe(MAX_RETRY_DELAY_MS);
-    // Jitter only lengthens the wait, by at most a fifth.
-    expect(retryDelay(0, 0, () => 0.999)).toBeGreaterThan(RETRY_DELAYS_MS[0]);
-    expect(retryDelay(0, 0, () => 0.999)).toBeLessThanOrEqual(RETRY_DELAYS_MS[0] * 1.2);
+  it('waits as the shared policy says: 1 s doubling to 60 s, never less than Retry-After, and gives up after the budget', () => {
+    vi.useFakeTimers();
+    let now = 0;
+    let gaveUp = 0;
+    const schedule = createRetrySchedule(() => {}, { random: noJitter, now: () => now, onGiveUp: () => (gaveUp += 1) });
+    const waits: (number | null)[] = [];
+    while (gaveUp === 0 && waits.length < 100) {
+      const wait = schedule.schedule();
+      waits.push(wait);
+      now += wait ?? 0;
+    }
+    expect(waits.slice(0, 8)).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000]);
+    expect(waits.at(-1)).toBeNull();
+    expect(now).toBeGreaterThanOrEqual(RETRY_POLICY.budgetMs);
+    expect(schedule.planned).toBe(false);
+    // A success starts the streak over; Retry-After is honoured even beyond the usual cap.
+    schedule.reset();
+    expect(schedule.schedule(90_000)).toBe(90_000);
+    expect(schedule.schedule()).toBe(2000);
   });
 
   it('a planned retry replays the queue once the server is back, without any reconnect', async () => {
@@ -94,10 +103,10 @@ describe('outbox retry', () => {
       currentUser: () => 'id:1',
     });
     const waits: number[] = [];
-    const schedule = createRetrySchedule(() => void sync(), noJitter);
+    const schedule = createRetrySchedule(() => void sync(), { random: noJitter });
     async function sync() {
       const report = await outbox.flush('id:1');
-      if (report.failure) waits.push(schedule.schedule(report.failure.retryAfterMs));
+      if (report.failure) waits.push(schedule.schedule(report.failure.retryAfterMs) ?? -1);
       else schedule.reset();
     }
     await outbox.enqueue('id:1', 'prompt', { n: 1 });
@@ -107,8 +116,8 @@ describe('outbox retry', () => {
     expect(sent).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(sent).toHaveLength(2);
-    expect(waits).toEqual([10_000, RETRY_DELAYS_MS[1]]);
-    await vi.advanceTimersByTimeAsync(RETRY_DELAYS_MS[1]);
+    expect(waits).toEqual([10_000, 2000]);
+    await vi.advanceTimersByTimeAsync(2000);
     expect(sent).toHaveLength(3);
     expect(rows).toEqual([]);
     expect(schedule.planned).toBe(false);

@@ -19,12 +19,15 @@ export function QueueIndicator() {
   const done = counts.completed + counts.failed + counts.cancelled;
   const label = snapshot.paused
     ? t('imageProcessing.queue.indicatorPaused', { done, total: counts.total })
-    : t('imageProcessing.queue.indicator', { done, total: counts.total });
+    : counts.retrying > 0
+      ? t('imageProcessing.queue.indicatorRetrying', { done, total: counts.total })
+      : t('imageProcessing.queue.indicator', { done, total: counts.total });
   return (
     <Link
       to="/image-processing"
       className={`queue-indicator${snapshot.paused ? ' queue-indicator--paused' : ''}`}
       data-testid="queue-indicator"
+      data-retrying={counts.retrying > 0}
       aria-label={`${label} — ${t('imageProcessing.queue.open')}`}
     >
       <span className="queue-indicator__ring" aria-hidden="true" style={{ ['--p' as string]: `${(done / Math.max(1, counts.total)) * 100}%` }} />

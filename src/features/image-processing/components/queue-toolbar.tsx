@@ -51,7 +51,12 @@ export function QueueToolbar({ counts, paused, actions }: Props) {
           {t(`imageProcessing.queue.paused.${paused}`)}
         </p>
       )}
-      {counts.interrupted > 0 && <p className="ip-toolbar__hint">{t('imageProcessing.queue.interruptedHint')}</p>}
+      {counts.retrying > 0 && !paused && (
+        <p className="ip-toolbar__hint" role="status" data-testid="queue-retrying">
+          {t('imageProcessing.queue.retrying', { count: counts.retrying })}
+        </p>
+      )}
+      {counts.interrupted > counts.retrying && <p className="ip-toolbar__hint">{t('imageProcessing.queue.interruptedHint')}</p>}
     </div>
   );
 }

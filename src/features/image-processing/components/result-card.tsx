@@ -8,9 +8,10 @@ import { fetchResultBlob } from '../api/fetch-result-blob';
 import { useObjectUrl } from '../hooks/use-object-url';
 import type { QueueActions } from '../hooks/use-upscale-queue';
 import { formatBytes, formatSeconds } from '../model/format';
-import { failureText, statusKey } from '../model/item-status';
+import { failureText, isRetrying, statusKey } from '../model/item-status';
 import { resultFileName } from '../model/result-file-name';
 import { saveBlob } from '../model/save-blob';
+import { RetryCountdown } from './retry-countdown';
 
 interface Props {
   item: QueueItem;
@@ -78,7 +79,11 @@ export const ResultCard = memo(function ResultCard({ item, thumb: thumbBlob, act
           {item.fileName}
         </div>
         <div className={`ip-status ip-status--${item.status}`} data-testid="item-status">
-          {t(statusKey(item), { progress: item.progress })}
+          {isRetrying(item) && item.retry ? (
+            <RetryCountdown nextAttemptAt={item.retry.nextAttemptAt} />
+          ) : (
+            t(statusKey(item), { progress: item.progress })
+          )}
         </div>
         {failure && (
           <div className="ip-card__error" data-testid="item-error">

@@ -3,6 +3,7 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { getQueueSnapshot, subscribeQueue, upscaleQueue } from '../../../lib/workers/upscale-queue-bridge';
 import type { EnqueueEntry, QueueSnapshot, UpscaleParams } from '../../../workers/upscale-queue/protocol';
+import { isOpen } from '../model/item-status';
 
 export interface QueueActions {
   enqueue(entries: EnqueueEntry[], params: UpscaleParams): Promise<string[]>;
@@ -34,13 +35,26 @@ export interface QueueCounts {
   interrupted: number;
   /** Items that will still run or need the user (waiting, processing, interrupted). */
   open: number;
+  /** Open items that failed on the way and will be sent again by themselves. */
+  retrying: number;
 }
 
 export function countQueue(snapshot: QueueSnapshot): QueueCounts {
-  const c: QueueCounts = { total: 0, waiting: 0, processing: 0, completed: 0, failed: 0, cancelled: 0, interrupted: 0, open: 0 };
+  const c: QueueCounts = {
+    total: 0,
+    waiting: 0,
+    processing: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+    interrupted: 0,
+    open: 0,
+    retrying: 0,
+  };
   for (const item of snapshot.items) {
     c.total += 1;
     c[item.status] += 1;
+    if (item.retry && isOpen(item)) c.retrying += 1;
   }
   c.open = c.waiting + c.processing + c.interrupted;
   return c;

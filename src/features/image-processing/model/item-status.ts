@@ -1,6 +1,7 @@
 // What a queue item's state reads as: one i18n key per state, and the failure text (the server's
 // own message when it sent one, else spec §8's message for the status).
 import type { QueueItem } from '../../../workers/upscale-queue/protocol';
+import { RETRY_BUDGET_SPENT } from '../../../workers/upscale-queue/retry-budget';
 
 const K = 'imageProcessing';
 
@@ -14,6 +15,7 @@ export function failureText(item: QueueItem): { key: string } | { text: string }
   const error = item.error;
   if (!error) return null;
   if (error.code === 'source-missing') return { key: `${K}.errors.sourceMissing` };
+  if (error.code === RETRY_BUDGET_SPENT) return { key: `${K}.errors.retryBudgetSpent` };
   if (error.message) return { text: error.message };
   switch (error.status) {
     case 403:
@@ -30,6 +32,11 @@ export function failureText(item: QueueItem): { key: string } | { text: string }
     default:
       return { key: `${K}.errors.upscaleFailed` };
   }
+}
+
+/** The item failed on the way and waits to be sent again by itself (shown as "retrying in 8 s"). */
+export function isRetrying(item: QueueItem): boolean {
+  return item.retry !== undefined && item.status === 'waiting';
 }
 
 export function isOpen(item: QueueItem): boolean {
