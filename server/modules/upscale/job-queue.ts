@@ -12,15 +12,23 @@ interface Waiting {
   signal: AbortSignal;
 }
 
+/** Until a job has finished, the duration guessed for one. */
+export const GUESSED_JOB_MS = 5_000;
+/** Finished jobs whose durations the estimate looks at. */
+const SAMPLES = 9;
+
 export class JobQueue {
   private readonly free: number[];
   private readonly waiting: Waiting[] = [];
-  /** Moving average of job durations, for Retry-After; a guess until jobs have run. */
-  private averageMs = 5_000;
+  /** When each running job started, by slot. */
+  private readonly startedAt = new Map<number, number>();
+  /** Durations of the last jobs that finished successfully, oldest first. */
+  private readonly durations: number[] = [];
 
   constructor(
     readonly concurrency: number,
     readonly maxWaiting: number,
+    private readonly now: () => number = Date.now,
   ) {
     this.free = Array.from({ length: concurrency }, (_, i) => i);
   }
@@ -33,18 +41,40 @@ export class JobQueue {
     return this.waiting.length;
   }
 
-  /** Seconds until a place is likely to free up. */
+  /**
+   * The expected length of one job: the median of the last finished ones. A median, because the
+   * first job of a model also loads it, and one such outlier must not inflate the next estimates;
+   * the guess counts only until a job has finished.
+   */
+  expectedJobMs(): number {
+    if (this.durations.length === 0) return GUESSED_JOB_MS;
+    const sorted = [...this.durations].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  }
+
+  /**
+   * Seconds until the work in hand is likely done: what is left of each running job plus one
+   * expected job per waiting one, shared among the slots.
+   */
   retryAfterSeconds(): number {
-    const jobsAhead = this.waiting.length + 1;
-    return Math.max(1, Math.ceil((this.averageMs * jobsAhead) / this.concurrency / 1000));
+    const expected = this.expectedJobMs();
+    const t = this.now();
+    let workMs = this.waiting.length * expected;
+    // A job past the expected length is taken to be about to finish.
+    for (const began of this.startedAt.values()) workMs += Math.max(0, expected - (t - began));
+    return Math.max(1, Math.ceil(workMs / this.concurrency / 1000));
   }
 
   /** Throws 503 queue_full when the job could neither run nor wait now. */
   assertCapacity(): void {
-    if (this.free.length === 0 && this.waiting.length >= this.maxWaiting) {
-      const seconds = this.retryAfterSeconds();
-      throw new UpscaleHttpError(503, 'queue_full', { seconds }, { retryAfterSeconds: seconds });
-    }
+    if (this.free.length === 0 && this.waiting.length >= this.maxWaiting) throw this.full();
+  }
+
+  /** The 503 queue_full refusal with the current retry estimate. */
+  full(): UpscaleHttpError {
+    const seconds = this.retryAfterSeconds();
+    return new UpscaleHttpError(503, 'queue_full', { seconds }, { retryAfterSeconds: seconds });
   }
 
   run<T>(job: Job<T>, signal: AbortSignal): Promise<T> {
@@ -57,15 +87,17 @@ export class JobQueue {
     return new Promise<T>((resolve, reject) => {
       const start = (slot: number): void => {
         signal.removeEventListener('abort', onAbort);
-        const began = Date.now();
+        const began = this.now();
+        this.startedAt.set(slot, began);
         // A job that throws synchronously must still give its slot back.
         Promise.resolve()
           .then(() => job(signal, slot))
-          .then(resolve, reject)
-          .finally(() => {
-            this.averageMs = this.averageMs * 0.7 + (Date.now() - began) * 0.3;
-            this.release(slot);
-          });
+          .then((value) => {
+            // Failed and cancelled jobs stop early: their durations say nothing of a job's length.
+            this.record(this.now() - began);
+            resolve(value);
+          }, reject)
+          .finally(() => this.release(slot));
       };
       const entry: Waiting = { start, signal };
       const onAbort = (): void => {
@@ -80,7 +112,13 @@ export class JobQueue {
     });
   }
 
+  private record(ms: number): void {
+    this.durations.push(ms);
+    if (this.durations.length > SAMPLES) this.durations.shift();
+  }
+
   private release(slot: number): void {
+    this.startedAt.delete(slot);
     // Skip waiters that were cancelled but not yet removed (abort listeners run synchronously,
     // so this is only a guard).
     let next = this.waiting.shift();

@@ -81,3 +81,81 @@ describe('job queue', () => {
     expect(q.retryAfterSeconds()).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('job queue: Retry-After from measured job times', () => {
+  /** a queue on a clock the test moves, and a job that takes as long as the test says */
+  function clocked(concurrency: number, maxWaiting: number) {
+    let t = 1_000_000;
+    const q = new JobQueue(concurrency, maxWaiting, () => t);
+    const signal = new AbortController().signal;
+    const start = (): {
+      done: (afterMs: number) => Promise<void>;
+      fail: (afterMs: number) => Promise<void>;
+    } => {
+      const g = gate();
+      let failing = false;
+      const run = q.run(async () => {
+        await g.promise;
+        if (failing) throw new Error('engine failed');
+      }, signal);
+      const settle = async (afterMs: number) => {
+        t += afterMs;
+        g.open();
+        await run.catch(() => undefined);
+        await new Promise((r) => setImmediate(r));
+      };
+      return {
+        done: settle,
+        fail: (afterMs) => {
+          failing = true;
+          return settle(afterMs);
+        },
+      };
+    };
+    return { q, start, advance: (ms: number) => (t += ms) };
+  }
+
+  it('guesses 5 s a job until one has finished, counting what is left of the running one', () => {
+    const { q, start, advance } = clocked(1, 8);
+    for (let i = 0; i < 9; i++) start();
+    expect(q.retryAfterSeconds()).toBe(45);
+    advance(4_000);
+    expect(q.retryAfterSeconds()).toBe(41);
+  });
+
+  it('tracks measured durations: the running job’s remaining time plus the waiting ones, not a full job each', async () => {
+    const { q, start, advance } = clocked(1, 8);
+    for (let i = 0; i < 3; i++) await start().done(3_800);
+    expect(q.expectedJobMs()).toBe(3_800);
+    for (let i = 0; i < 9; i++) start();
+    advance(2_000);
+    // 1.8 s left of the running job + 8 × 3.8 s waiting = 32.2 s (the old average said 5 s+ × 9).
+    expect(q.retryAfterSeconds()).toBe(33);
+    // A job running past the expected length counts as about to finish.
+    advance(10_000);
+    expect(q.retryAfterSeconds()).toBe(31);
+  });
+
+  it('is not inflated by a slow first job (the model loading) or lowered by failed ones', async () => {
+    const { q, start } = clocked(1, 8);
+    await start().done(30_000);
+    await start().done(4_000);
+    await start().done(4_000);
+    await start().fail(50);
+    expect(q.expectedJobMs()).toBe(4_000);
+    for (let i = 0; i < 9; i++) start();
+    expect(q.retryAfterSeconds()).toBe(36);
+  });
+
+  it('shares the work among the slots', async () => {
+    const { q, start, advance } = clocked(2, 4);
+    await start().done(2_000);
+    start();
+    advance(1_000);
+    start();
+    advance(500);
+    for (let i = 0; i < 4; i++) start();
+    // (0.5 s + 1.5 s left of the running jobs + 4 × 2 s waiting) / 2 slots = 5 s.
+    expect(q.retryAfterSeconds()).toBe(5);
+  });
+});
