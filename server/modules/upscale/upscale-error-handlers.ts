@@ -15,10 +15,20 @@ export function sendUpscaleError(
     .send(errorBody(error, request.headers['accept-language']));
 }
 
+/**
+ * A full queue is the service shedding load as designed: one line at info, without a stack, so
+ * a busy hour does not fill the error log. Other server-side failures are errors with their stack.
+ */
+export function logFailure(request: FastifyRequest, mapped: UpscaleHttpError, error: unknown): void {
+  if (mapped.code === 'queue_full')
+    request.log.info({ code: mapped.code, retryAfter: mapped.extra.retryAfterSeconds }, 'upscale queue full');
+  else if (mapped.status >= 500) request.log.error({ err: error }, 'upscale request failed');
+}
+
 export function installUpscaleErrorHandlers(app: FastifyInstance, ctx: ErrorContext): void {
   app.setErrorHandler((error, request, reply) => {
     const mapped = toUpscaleHttpError(error, ctx);
-    if (mapped.status >= 500) request.log.error({ err: error }, 'upscale request failed');
+    logFailure(request, mapped, error);
     // An event stream has already sent its headers: it reports its own errors in-band.
     if (reply.raw.headersSent) return;
     return sendUpscaleError(request, reply, mapped);
