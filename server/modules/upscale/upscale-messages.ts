@@ -66,6 +66,22 @@ const catalogue = {
     'th-TH': 'ภาพมีจำนวนพิกเซลมากเกินไป (จำกัด {max}) กรุณาใช้ภาพที่เล็กลง',
     'id-ID': 'Gambar memiliki terlalu banyak piksel (batas {max}); gunakan gambar yang lebih kecil',
   },
+  image_too_narrow: {
+    'zh-CN': '图片太窄：每条边至少需要 {min} 像素',
+    'en-US': 'The image is too narrow: each side must be at least {min} pixels',
+    'vi-VN': 'Ảnh quá hẹp: mỗi cạnh phải có ít nhất {min} điểm ảnh',
+    'th-TH': 'ภาพแคบเกินไป แต่ละด้านต้องมีอย่างน้อย {min} พิกเซล',
+    'id-ID': 'Gambar terlalu sempit: setiap sisi harus minimal {min} piksel',
+  },
+  aspect_ratio_too_large: {
+    'zh-CN': '图片过于细长：长边最多为短边的 {max} 倍，请裁剪后再试',
+    'en-US':
+      'The image is too long and thin: the longer side may be at most {max} times the shorter; please crop it',
+    'vi-VN': 'Ảnh quá dài và hẹp: cạnh dài tối đa gấp {max} lần cạnh ngắn; vui lòng cắt bớt ảnh',
+    'th-TH': 'ภาพยาวและแคบเกินไป ด้านยาวต้องไม่เกิน {max} เท่าของด้านสั้น กรุณาครอบตัดภาพ',
+    'id-ID':
+      'Gambar terlalu panjang dan sempit: sisi panjang maksimal {max} kali sisi pendek; silakan potong gambar',
+  },
   unsupported_type: {
     'zh-CN': '不支持的图片格式，仅支持 JPEG、PNG、GIF、WebP',
     'en-US': 'Unsupported image type; JPEG, PNG, GIF and WebP are supported',

@@ -277,6 +277,58 @@ describe('upscale service: models and single upscale', () => {
     });
   });
 
+  it('refuses a sliver of an image from its header, naming the limit (422): a 4,000,000x1 PNG and a 7 px side', async () => {
+    // A few kilobytes on the wire and within the pixel limit; it held the engine for minutes.
+    const sliver = await sharp({
+      create: { width: 4_000_000, height: 1, channels: 3, background: '#336699' },
+    })
+      .png()
+      .toBuffer();
+    expect(sliver.length).toBeLessThan(100_000);
+    const r = await post({ model_name: 'up2x-conservative' }, [{ filename: 'sliver.png', data: sliver }]);
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual({
+      status: 'error',
+      code: 'image_too_narrow',
+      message: 'The image is too narrow: each side must be at least 8 pixels',
+    });
+    const long = await makeImage('png', 33 * 16, 16);
+    const l = await post(
+      { model_name: 'up2x-conservative' },
+      [{ filename: 'long.png', data: long }],
+      designer,
+      'zh-CN',
+    );
+    expect(l.status).toBe(422);
+    expect(l.body).toEqual({
+      status: 'error',
+      code: 'aspect_ratio_too_large',
+      message: '图片过于细长：长边最多为短边的 32 倍，请裁剪后再试',
+    });
+    const seven = await makeImage('png', 7, 40);
+    const messages = [];
+    for (const lang of ['zh-CN', 'en-US', 'vi-VN', 'th-TH', 'id-ID']) {
+      const x = await post(
+        { model_name: 'up2x-conservative' },
+        [{ filename: 's.png', data: seven }],
+        designer,
+        lang,
+      );
+      expect(x.status).toBe(422);
+      expect(x.body.message).toContain('8');
+      messages.push(x.body.message);
+    }
+    expect(new Set(messages).size).toBe(5);
+    // At the limits an image is accepted: 8 px across, 32 times as long.
+    expect(
+      (
+        await post({ model_name: 'up2x-conservative' }, [
+          { filename: 'edge.png', data: await makeImage('png', 256, 8) },
+        ])
+      ).status,
+    ).toBe(200);
+  });
+
   it('refuses an unknown or missing model (400)', async () => {
     const img = [{ filename: 'a.png', data: await makeImage('png', 8, 8) }];
     const r = await post({ model_name: 'up8x-magic' }, img);
