@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
+import { createAttemptLimits } from './http/attempt-limiter.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { createAuthService } from './modules/auth/auth-service.js';
 import { createPasswordHasher } from './modules/auth/passwords.js';
@@ -48,7 +49,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
       sms,
       log,
       throttle: config.loginThrottle,
-      now,
+      limits: createAttemptLimits(db.kysely, now),
     }),
     usersAdmin: createUsersService(users, hasher, refreshTokens),
     prompts: createPromptsService(

@@ -3,12 +3,14 @@ import { Migrator, type Migration } from 'kysely';
 import type { Db, Dialect } from './database.js';
 import { accountsMigration } from './migrations/0001-accounts.js';
 import { promptsMigration } from './migrations/0002-prompts.js';
+import { throttleAndTokenVersionMigration } from './migrations/0003-throttle-and-token-version.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-accounts': accountsMigration(dialect),
     '0002-prompts': promptsMigration(dialect),
+    '0003-throttle-and-token-version': throttleAndTokenVersionMigration(),
   };
 }
 

@@ -15,6 +15,8 @@ export interface UsersTable {
   user_level: UserLevel;
   password_hash: string | null;
   disabled: number;
+  /** Carried in access tokens; raising it revokes every access token issued before. */
+  token_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -40,8 +42,16 @@ export interface VerificationCodesTable {
   created_at: string;
 }
 
+/** One fixed window of one attempt limiter: the key names the limiter and what it counts. */
+export interface ThrottleCountersTable {
+  key: string;
+  count: number;
+  window_ends_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   verification_codes: VerificationCodesTable;
+  throttle_counters: ThrottleCountersTable;
 }

@@ -2,7 +2,7 @@
 // account or a phone number exists: unknown and wrong look alike and take as long.
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../http/app-error.js';
-import { AttemptLimiter } from '../../http/attempt-limiter.js';
+import type { AttemptLimiter, AttemptLimits } from '../../http/attempt-limiter.js';
 import type { UserRow } from '../users/user-view.js';
 import { toUserView, type UserView } from '../users/user-view.js';
 import type { UsersRepository } from '../users/users-repository.js';
@@ -28,31 +28,66 @@ export interface AuthServiceDeps {
   sms: SmsSender;
   log: FastifyBaseLogger;
   throttle: { maxAttempts: number; windowSeconds: number };
-  now: () => Date;
+  /** Limiters whose counters every replica shares and a restart keeps. */
+  limits: AttemptLimits;
 }
 
-export function createAuthService(d: AuthServiceDeps) {
-  const windowMs = d.throttle.windowSeconds * 1000;
-  const clock = () => d.now().getTime();
-  // Per IP: every attempt counts (a wider budget, shared by an office behind one address).
-  const perIp = new AttemptLimiter(d.throttle.maxAttempts * 5, windowMs, clock);
-  // Per account or phone: failures count; a success clears them.
-  const perSubject = new AttemptLimiter(d.throttle.maxAttempts, windowMs, clock);
-  const sendsPerIp = new AttemptLimiter(d.throttle.maxAttempts, windowMs, clock);
-  const sendsPerPhone = new AttemptLimiter(10, 3600_000, clock);
+// How many times an account's per-address budget the account may fail from all addresses together.
+// Wide enough that one guessing address cannot lock the owner out elsewhere; a guesser with many
+// addresses still meets a ceiling.
+const ACCOUNT_BACKSTOP_FACTOR = 5;
 
-  function enforce(limiter: AttemptLimiter, key: string): void {
-    const decision = limiter.check(key);
-    if (!decision.allowed) throw new AppError(429, 'too_many_requests', { retryAfterSeconds: decision.retryAfterSeconds });
+export function createAuthService(d: AuthServiceDeps) {
+  const { maxAttempts: max, windowSeconds } = d.throttle;
+  // Per address: every attempt counts (a wider budget, shared by an office behind one address).
+  const attemptsPerAddress = d.limits.limiter('login-address', max * 5, windowSeconds);
+  // Per account (or phone) at one address: failures count; a success there clears them.
+  const failuresPerPair = d.limits.limiter('login-pair', max, windowSeconds);
+  // Per account from all addresses: the backstop against guessing from many addresses.
+  const failuresPerSubject = d.limits.limiter('login-subject', max * ACCOUNT_BACKSTOP_FACTOR, windowSeconds);
+  const sendsPerAddress = d.limits.limiter('send-address', max, windowSeconds);
+  const sendsPerPhone = d.limits.limiter('send-phone', 10, 3600);
+  // Old-password checks per signed-in user: a stolen access token must not become a guessing oracle.
+  const passwordChecks = d.limits.limiter('password-check', max, windowSeconds);
+
+  /**
+   * Takes one try from each limiter in turn, before any secret is compared, so parallel requests
+   * cannot all pass one check; when one refuses, the tries already taken are given back.
+   */
+  async function takeTries(tries: [AttemptLimiter, string][]): Promise<void> {
+    for (const [index, [limiter, key]] of tries.entries()) {
+      const decision = await limiter.take(key);
+      if (decision.allowed) continue;
+      await Promise.all(tries.slice(0, index).map(([l, k]) => l.giveBack(k)));
+      throw new AppError(429, 'too_many_requests', { retryAfterSeconds: decision.retryAfterSeconds });
+    }
+  }
+
+  async function signFor(user: UserRow): Promise<string> {
+    return d.accessTokens.sign({ userId: Number(user.id), level: user.user_level });
   }
 
   async function grant(user: UserRow): Promise<SessionGrant> {
-    const id = Number(user.id);
     return {
-      token: await d.accessTokens.sign({ userId: id, level: user.user_level }),
-      refresh_token: await d.refreshTokens.issue(id),
+      token: await signFor(user),
+      refresh_token: await d.refreshTokens.issue(Number(user.id)),
       expires_in: d.accessTokens.ttlSeconds,
       user: toUserView(user),
+    };
+  }
+
+  /** Takes the tries of one sign-in: the address's, the subject's at that address, the subject's. */
+  async function takeSignInTries(subject: string, ip: string): Promise<() => Promise<void>> {
+    const pair = `${subject}|${ip}`;
+    await takeTries([
+      [attemptsPerAddress, ip],
+      [failuresPerPair, pair],
+      [failuresPerSubject, subject],
+    ]);
+    // After a success: this address's failures are forgiven; elsewhere's still count.
+    return async () => {
+      await failuresPerPair.reset(pair);
+      await failuresPerSubject.giveBack(subject);
     };
   }
 
@@ -62,21 +97,15 @@ export function createAuthService(d: AuthServiceDeps) {
     password: string,
     ip: string,
   ): Promise<SessionGrant> {
-    const subject = `${kind}:${identifier.toLowerCase()}`;
-    enforce(perIp, ip);
-    enforce(perSubject, subject);
-    perIp.hit(ip);
+    const succeeded = await takeSignInTries(`${kind}:${identifier.toLowerCase()}`, ip);
     const user = kind === 'account' ? await d.users.findByAccount(identifier) : await d.users.findByWechat(identifier);
     const valid = user?.password_hash
       ? await d.hasher.verify(user.password_hash, password)
       : (await d.hasher.verifyNothing(password), false);
-    if (!user || !valid) {
-      perSubject.hit(subject);
-      throw new AppError(400, 'invalid_credentials');
-    }
+    if (!user || !valid) throw new AppError(400, 'invalid_credentials');
     // Only someone who knows the password learns that the account is disabled.
     if (Number(user.disabled)) throw new AppError(403, 'account_disabled');
-    perSubject.reset(subject);
+    await succeeded();
     return grant(user);
   }
 
@@ -87,30 +116,27 @@ export function createAuthService(d: AuthServiceDeps) {
 
     async loginWithCode(phone: string, internationalCode: string, code: string, ip: string): Promise<SessionGrant> {
       const key = phoneKey(internationalCode, phone);
-      enforce(perIp, ip);
-      enforce(perSubject, `phone:${key}`);
-      perIp.hit(ip);
+      const succeeded = await takeSignInTries(`phone:${key}`, ip);
       const ok = await d.codes.consume(key, code);
       const user = ok ? await d.users.findByPhone(internationalCode, phone) : undefined;
-      if (!user) {
-        perSubject.hit(`phone:${key}`);
-        throw new AppError(400, 'code_invalid');
-      }
+      if (!user) throw new AppError(400, 'code_invalid');
       if (Number(user.disabled)) throw new AppError(403, 'account_disabled');
-      perSubject.reset(`phone:${key}`);
+      await succeeded();
       return grant(user);
     },
 
     async sendCode(phone: string, internationalCode: string, ip: string) {
       const key = phoneKey(internationalCode, phone);
-      enforce(sendsPerIp, ip);
-      enforce(sendsPerPhone, key);
+      await takeTries([
+        [sendsPerAddress, ip],
+        [sendsPerPhone, key],
+      ]);
       const issued = await d.codes.issue(key);
       if (!issued.ok) {
+        // Nothing was sent: the refusal costs neither budget.
+        await Promise.all([sendsPerAddress.giveBack(ip), sendsPerPhone.giveBack(key)]);
         throw new AppError(429, 'code_resend_too_soon', { retryAfterSeconds: issued.retryAfterSeconds });
       }
-      sendsPerIp.hit(ip);
-      sendsPerPhone.hit(key);
       // Unknown numbers get the same answer, but no message: nobody pays for texts to strangers.
       const user = await d.users.findByPhone(internationalCode, phone);
       if (user && !Number(user.disabled)) {
@@ -130,7 +156,7 @@ export function createAuthService(d: AuthServiceDeps) {
       const user = rotated ? await d.users.findById(rotated.userId) : undefined;
       if (!rotated || !user || Number(user.disabled)) throw new AppError(401, 'unauthorized');
       return {
-        token: await d.accessTokens.sign({ userId: Number(user.id), level: user.user_level }),
+        token: await signFor(user),
         refresh_token: rotated.token,
         expires_in: d.accessTokens.ttlSeconds,
         user: toUserView(user),
@@ -141,11 +167,14 @@ export function createAuthService(d: AuthServiceDeps) {
       refreshToken ? d.refreshTokens.revoke(refreshToken) : Promise.resolve(),
 
     async changePassword(user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
+      const id = Number(user.id);
+      await takeTries([[passwordChecks, String(id)]]);
       const ok = user.password_hash ? await d.hasher.verify(user.password_hash, oldPassword) : false;
       if (!ok) throw new AppError(400, 'old_password_wrong');
-      await d.users.update(Number(user.id), { password_hash: await d.hasher.hash(newPassword) });
+      await passwordChecks.reset(String(id));
+      await d.users.update(id, { password_hash: await d.hasher.hash(newPassword) });
       // Every other device must sign in again with the new password.
-      await d.refreshTokens.revokeAllForUser(Number(user.id));
+      await d.refreshTokens.revokeAllForUser(id);
     },
   };
 }

@@ -3,8 +3,8 @@ import type { UsersTable } from '../../db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
 
-/** What the API shows of a user: never the password hash; the flag as a boolean. */
-export type UserView = Omit<UserRow, 'password_hash' | 'disabled'> & { disabled: boolean };
+/** What the API shows of a user: never the password hash nor the token version; the flag as a boolean. */
+export type UserView = Omit<UserRow, 'password_hash' | 'disabled' | 'token_version'> & { disabled: boolean };
 
 export function toUserView(row: UserRow): UserView {
   return {

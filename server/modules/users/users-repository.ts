@@ -3,7 +3,7 @@ import { containsText } from '../../db/contains-pattern.js';
 import type { Database, UsersTable } from '../../db/schema.js';
 import type { UserRow } from './user-view.js';
 
-export type NewUser = Omit<Insertable<UsersTable>, 'id' | 'disabled' | 'created_at' | 'updated_at'>;
+export type NewUser = Omit<Insertable<UsersTable>, 'id' | 'disabled' | 'token_version' | 'created_at' | 'updated_at'>;
 
 export type UserChanges = Partial<NewUser & { disabled: boolean }>;
 

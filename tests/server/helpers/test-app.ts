@@ -31,6 +31,8 @@ export interface TestApp {
   ): Promise<{ status: number; body: Envelope<T>; response: LightMyRequestResponse }>;
   login(account: string, password: string): Promise<{ token: string; refresh_token: string }>;
   adminToken(): Promise<string>;
+  /** Closes the app and builds a new one over the same database, data folder and clock. */
+  restart(): Promise<void>;
   createUser(level: UserLevel, extra?: Record<string, unknown>): Promise<{ id: number; account: string; password: string; token: string }>;
   close(): Promise<void>;
 }
@@ -53,9 +55,13 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
     ...env,
   });
   let offsetMs = 0;
-  const app = await buildApp(config, { now: () => new Date(Date.now() + offsetMs) });
-  await ensureAdmin(config, app.services);
-  await app.ready();
+  const start = async () => {
+    const built = await buildApp(config, { now: () => new Date(Date.now() + offsetMs) });
+    await ensureAdmin(config, built.services);
+    await built.ready();
+    return built;
+  };
+  let app = await start();
 
   const call: TestApp['call'] = async (method, url, options = {}) => {
     const response = await app.inject({
@@ -84,7 +90,9 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
   const adminToken = async () => (await login(ADMIN.account, ADMIN.password)).token;
 
   return {
-    app,
+    get app() {
+      return app;
+    },
     config,
     dataDir,
     advance: (seconds) => {
@@ -93,6 +101,10 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
     call,
     login,
     adminToken,
+    async restart() {
+      await app.close();
+      app = await start();
+    },
     async createUser(level, extra = {}) {
       counter += 1;
       const account = `user-${level.toLowerCase()}-${counter}-${Date.now().toString(36)}`;
