@@ -18,8 +18,11 @@ export function createAuthenticator(tokens: AccessTokens, users: UsersRepository
       const claims = match?.[1] ? await tokens.verify(match[1]) : null;
       if (!claims) throw new AppError(401, 'unauthorized');
       const user = await users.findById(claims.userId);
-      // A disabled or deleted user's tokens stop working at once.
-      if (!user || Number(user.disabled)) throw new AppError(401, 'unauthorized');
+      // A disabled or deleted user's tokens stop working at once, and so do tokens signed before
+      // the user's last logout, password change or reset.
+      if (!user || Number(user.disabled) || claims.version !== Number(user.token_version)) {
+        throw new AppError(401, 'unauthorized');
+      }
       return user;
     },
   };

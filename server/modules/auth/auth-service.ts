@@ -64,7 +64,7 @@ export function createAuthService(d: AuthServiceDeps) {
   }
 
   async function signFor(user: UserRow): Promise<string> {
-    return d.accessTokens.sign({ userId: Number(user.id), level: user.user_level });
+    return d.accessTokens.sign({ userId: Number(user.id), level: user.user_level, version: Number(user.token_version) });
   }
 
   async function grant(user: UserRow): Promise<SessionGrant> {
@@ -163,8 +163,13 @@ export function createAuthService(d: AuthServiceDeps) {
       };
     },
 
-    logout: (refreshToken: string | undefined) =>
-      refreshToken ? d.refreshTokens.revoke(refreshToken) : Promise.resolve(),
+    async logout(refreshToken: string | undefined): Promise<void> {
+      const userId = refreshToken ? await d.refreshTokens.revoke(refreshToken) : null;
+      // Ends the user's access tokens on every device, not only this one's: one version per user is
+      // far simpler than a list of revoked tokens. Other devices keep their refresh tokens and get
+      // a new access token on their next 401; this device's family is revoked above.
+      if (userId !== null) await d.users.bumpTokenVersion(userId);
+    },
 
     async changePassword(user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
       const id = Number(user.id);
@@ -173,8 +178,9 @@ export function createAuthService(d: AuthServiceDeps) {
       if (!ok) throw new AppError(400, 'old_password_wrong');
       await passwordChecks.reset(String(id));
       await d.users.update(id, { password_hash: await d.hasher.hash(newPassword) });
-      // Every other device must sign in again with the new password.
+      // Every device, this one included, must sign in again with the new password.
       await d.refreshTokens.revokeAllForUser(id);
+      await d.users.bumpTokenVersion(id);
     },
   };
 }

@@ -62,13 +62,16 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
       }
       return { userId: Number(row.user_id), token: await issue(Number(row.user_id), row.family_id) };
     },
-    async revoke(token: string): Promise<void> {
+    /** Revokes the token's family; answers whose token it was, or null for an unknown one. */
+    async revoke(token: string): Promise<number | null> {
       const row = await db
         .selectFrom('refresh_tokens')
-        .select('family_id')
+        .select(['family_id', 'user_id'])
         .where('token_hash', '=', keyedHash(key, token))
         .executeTakeFirst();
-      if (row) await revokeFamily(row.family_id);
+      if (!row) return null;
+      await revokeFamily(row.family_id);
+      return Number(row.user_id);
     },
     async revokeAllForUser(userId: number): Promise<void> {
       await db

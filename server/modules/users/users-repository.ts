@@ -43,6 +43,14 @@ export function createUsersRepository(db: Kysely<Database>, now: () => Date) {
         .returningAll()
         .executeTakeFirst();
     },
+    /** Revokes every access token signed for the user so far. */
+    async bumpTokenVersion(id: number): Promise<void> {
+      await db
+        .updateTable('users')
+        .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+    },
     async remove(id: number): Promise<boolean> {
       const r = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;

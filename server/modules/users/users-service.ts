@@ -75,7 +75,10 @@ export function createUsersService(users: UsersRepository, hasher: PasswordHashe
       if (password) changes.password_hash = await hasher.hash(password);
       const row = await withUniqueCheck(() => users.update(id, changes));
       if (!row) throw new AppError(404, 'not_found');
-      if (password || disables) await refreshTokens.revokeAllForUser(id);
+      if (password || disables) {
+        await refreshTokens.revokeAllForUser(id);
+        await users.bumpTokenVersion(id);
+      }
       return toUserView(row);
     },
     async remove(actor: UserRow | null, id: number): Promise<void> {
