@@ -109,6 +109,8 @@ export interface UpscaleEngineOptions {
   cacheSkips?: boolean;
   /** onnxruntime's per-session memory arena (on by default; see RUN_OPTS) */
   memArena?: boolean;
+  /** folder of the feature cache's temporary files (feature-cache-dir.ts's by default) */
+  featureCacheDir?: string;
 }
 
 export const ALPHA_RANGE = [0.5, 2] as const;
@@ -178,6 +180,7 @@ export class UpscaleEngine {
   private readonly smallJobCache: number;
   private readonly cacheSkips: boolean;
   private readonly memArena: boolean;
+  private readonly featureCacheDir: string | undefined;
   private readonly models = new Map<string, Promise<LoadedModel>>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -192,6 +195,7 @@ export class UpscaleEngine {
     this.smallJobCache = opts.smallJobCacheBytes ?? DEFAULT_SMALL_JOB_CACHE;
     this.cacheSkips = opts.cacheSkips ?? true;
     this.memArena = opts.memArena ?? true;
+    this.featureCacheDir = opts.featureCacheDir;
   }
 
   async listModels(): Promise<ModelInfo[]> {
@@ -518,7 +522,11 @@ export class UpscaleEngine {
     for (let k = 0; k <= n; k++)
       for (const name of ctx.model.info.inputs[`stage-${k}`] ?? []) lastUse.set(name, k);
     const small = this.cachedFeatureBytes(ctx, lastUse, quantise) <= this.smallJobFeatures;
-    const cache = new FeatureCache(small ? this.smallJobCache : this.cacheBudget, quantise);
+    const cache = new FeatureCache(
+      small ? this.smallJobCache : this.cacheBudget,
+      quantise,
+      this.featureCacheDir,
+    );
     // Skip branches: every stage that computes some also returns them (the
     // `+skips` variants) and the final stage takes them all, or none does.
     const variants = ctx.model.info.variants;

@@ -11,10 +11,14 @@
 // features into new buffers spent seconds in the kernel. The file reuses the
 // slots of deleted entries (its pages stay few and warm) and buffers read back
 // are returned by the caller (`release`) and reused for the next read of that size.
+//
+// The file lives in our named folder (feature-cache-dir.ts), so one left by a
+// killed process is found and removed at the next start.
 
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
-import os from 'node:os';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+
+import { ensureFeatureCacheDir, featureCacheDir, spillFileName } from './feature-cache-dir.js';
 
 /** read-back buffers kept for reuse; small beside a large job's 1 GiB bound */
 const READ_POOL_BYTES = 64 * 1024 * 1024;
@@ -46,7 +50,7 @@ export class FeatureCache {
   private entries = new Map<string, Entry>();
   private memBytes = 0;
   private peak = 0;
-  private dir: string | undefined;
+  private filePath: string | undefined;
   private file: FileHandle | undefined;
   private fileEnd = 0;
   /** file slots of deleted entries, reused by later entries of at most their size */
@@ -60,7 +64,14 @@ export class FeatureCache {
   constructor(
     private readonly budgetBytes: number,
     private readonly quantise: boolean,
+    /** folder of the temporary file; featureCacheDir() when not given */
+    private readonly dir?: string,
   ) {}
+
+  /** the temporary file, once something has spilled */
+  get path(): string | undefined {
+    return this.filePath;
+  }
 
   get peakMemoryBytes(): number {
     return this.peak;
@@ -196,8 +207,11 @@ export class FeatureCache {
 
   private async spillFile(): Promise<FileHandle> {
     if (!this.file) {
-      this.dir = await mkdtemp(path.join(os.tmpdir(), 'loom-features-'));
-      this.file = await open(path.join(this.dir, 'cache.bin'), 'w+');
+      const dir = await ensureFeatureCacheDir(this.dir ?? featureCacheDir());
+      const file = path.join(dir, spillFileName());
+      // wx+: a fresh file of our own, never one that already exists under that name
+      this.file = await open(file, 'wx+', 0o600);
+      this.filePath = file;
     }
     return this.file;
   }
@@ -209,8 +223,8 @@ export class FeatureCache {
     this.readPool.clear();
     this.readPoolBytes = 0;
     if (this.file) await this.file.close();
-    if (this.dir) await rm(this.dir, { recursive: true, force: true });
+    if (this.filePath) await rm(this.filePath, { force: true });
     this.file = undefined;
-    this.dir = undefined;
+    this.filePath = undefined;
   }
 }

@@ -8,6 +8,8 @@ export interface EngineThreadOptions {
   modelsDir: string;
   threads: number;
   maxInputPixels: number;
+  /** where the thread's feature cache spills (feature-cache-dir.ts's folder by default) */
+  featureCacheDir?: string;
 }
 
 export type EngineJobParams = {

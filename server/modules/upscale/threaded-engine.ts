@@ -1,8 +1,10 @@
 // An UpscaleEnginePort whose engine runs on a worker thread (see engine-thread-protocol.ts). The
 // thread starts on first use; if it dies, every job waiting on it fails as an engine error and the
-// next job starts a new one.
+// next job starts a new one. A thread stopped mid-job (closed, or crashed) never deletes its
+// feature cache's temporary file: once it has exited, its files are removed here.
 import { Worker } from 'node:worker_threads';
 import { UpscaleError } from '../../upscale/errors.js';
+import { featureCacheDir, removeThreadFiles } from '../../upscale/feature-cache-dir.js';
 import type { EngineThreadOptions, FromEngine, ToEngine } from './engine-thread-protocol.js';
 import type {
   EngineJobOptions,
@@ -23,8 +25,11 @@ export class ThreadedEngine implements UpscaleEnginePort {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly options: EngineThreadOptions & { featureCacheDir: string };
 
-  constructor(private readonly options: EngineThreadOptions) {}
+  constructor(options: EngineThreadOptions) {
+    this.options = { ...options, featureCacheDir: options.featureCacheDir ?? featureCacheDir() };
+  }
 
   listModels(): Promise<EngineModel[]> {
     return this.call<EngineModel[]>({ type: 'list', id: this.nextId++ });
@@ -48,7 +53,12 @@ export class ThreadedEngine implements UpscaleEnginePort {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
-    if (worker) await worker.terminate();
+    if (worker) {
+      const thread = worker.threadId;
+      await worker.terminate();
+      // Before the process may exit: the exit handler's removal would not be awaited.
+      await removeThreadFiles(this.options.featureCacheDir, thread).catch(() => undefined);
+    }
     this.failAll(new UpscaleError('cancelled', 'upscale engine closed'));
   }
 
@@ -74,7 +84,11 @@ export class ThreadedEngine implements UpscaleEnginePort {
       this.failAll(new UpscaleError('engine_error', `upscale engine thread stopped: ${reason}`));
     };
     worker.on('error', (error) => lost(error.message));
-    worker.on('exit', (code) => lost(`exit code ${code}`));
+    const thread = worker.threadId;
+    worker.on('exit', (code) => {
+      lost(`exit code ${code}`);
+      void removeThreadFiles(this.options.featureCacheDir, thread).catch(() => undefined);
+    });
     // An idle engine thread must not keep the process alive.
     worker.unref();
     this.worker = worker;

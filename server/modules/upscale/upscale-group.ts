@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import { installAccessGuard, type Authenticator } from '../../http/access-guard.js';
+import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cache-dir.js';
 import { realEngineFactory } from './real-engine.js';
 import { createSignedUrls } from './signed-urls.js';
 import type { EngineFactory } from './upscale-engine-port.js';
@@ -36,6 +37,13 @@ export async function registerUpscaleGroup(
   o: UpscaleGroupOptions,
 ): Promise<UpscaleService> {
   const c = config.upscale;
+  // Before any job runs: the spill files of engines killed mid-job (kill -9, a crash) are removed.
+  await sweepFeatureCacheDir(featureCacheDir()).then(
+    (removed) => {
+      if (removed.length > 0) app.log.info({ removed }, 'removed feature cache files of stopped processes');
+    },
+    (error: unknown) => app.log.warn({ err: error }, 'feature cache sweep failed'),
+  );
   const signedUrls = createSignedUrls(config.jwtSecret, o.prefix);
   const service = new UpscaleService({
     engines:
