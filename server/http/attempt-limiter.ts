@@ -24,11 +24,20 @@ export interface AttemptLimiter {
 export interface AttemptLimits {
   /** A limiter of `max` attempts per `windowSeconds`; `name` keeps its keys apart from others'. */
   limiter(name: string, max: number, windowSeconds: number): AttemptLimiter;
+  /** Deletes every counter whose window has lapsed; answers how many went. */
+  deleteLapsed(): Promise<number>;
 }
 
 export function createAttemptLimits(db: Kysely<Database>, now: () => Date): AttemptLimits {
   return {
     limiter: (name, max, windowSeconds) => createAttemptLimiter(db, name, max, windowSeconds, now),
+    async deleteLapsed() {
+      const r = await db
+        .deleteFrom('throttle_counters')
+        .where('window_ends_at', '<=', now().toISOString())
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { toUserView } from '../users/user-view.js';
 import type { AuthService } from './auth-service.js';
+import { scheduleExpirySweep } from './expiry-sweep.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 
 const required = z.string().trim().min(1).max(200);
@@ -31,6 +32,8 @@ const schemas = {
 };
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+  // The module that writes the tokens, codes and counters keeps them from piling up.
+  scheduleExpirySweep(app, () => auth.sweepExpired());
   app.post('/auth/login-password', async (request) => {
     const body = validate(schemas.loginPassword, request.body);
     return ok(request, await auth.loginWithAccount(body.account, body.password, request.ip));

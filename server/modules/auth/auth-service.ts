@@ -7,6 +7,7 @@ import type { UserRow } from '../users/user-view.js';
 import { toUserView, type UserView } from '../users/user-view.js';
 import type { UsersRepository } from '../users/users-repository.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { SweepCounts } from './expiry-sweep.js';
 import type { PasswordHasher } from './passwords.js';
 import type { RefreshTokens } from './refresh-tokens.js';
 import type { SmsSender } from './sms-sender.js';
@@ -149,6 +150,15 @@ export function createAuthService(d: AuthServiceDeps) {
         }
       }
       return { expires_in: CODE_TTL_SECONDS, resend_after: RESEND_AFTER_SECONDS };
+    },
+
+    /** Deletes what can never be used again: expired refresh tokens and codes, lapsed throttle windows. */
+    async sweepExpired(): Promise<SweepCounts> {
+      return {
+        refreshTokens: await d.refreshTokens.deleteExpired(),
+        verificationCodes: await d.codes.deleteExpired(),
+        throttleCounters: await d.limits.deleteLapsed(),
+      };
     },
 
     async refresh(refreshToken: string): Promise<SessionGrant> {

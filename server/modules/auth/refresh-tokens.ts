@@ -81,6 +81,14 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
         .where('revoked_at', 'is', null)
         .execute();
     },
+    /**
+     * Deletes expired tokens: they can no longer be used, and a rotated one presented after its
+     * expiry is refused either way. Revoked and rotated tokens stay until then for reuse detection.
+     */
+    async deleteExpired(): Promise<number> {
+      const r = await db.deleteFrom('refresh_tokens').where('expires_at', '<=', now().toISOString()).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 

@@ -89,6 +89,11 @@ export function createVerificationCodes(db: Kysely<Database>, key: Uint8Array, n
         .executeTakeFirst();
       return right && Number(r.numUpdatedRows) === 1;
     },
+    /** Deletes expired codes. The resend pause (60 s) is shorter than a code's life, so it never needs one. */
+    async deleteExpired(): Promise<number> {
+      const r = await db.deleteFrom('verification_codes').where('expires_at', '<=', now().toISOString()).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 
