@@ -1,0 +1,260 @@
+// What the generation service asks of an AI provider, as five small capabilities. Each adapter
+// (gemini, openai-compatible, minimax, kling, and the built-in `local` engine) implements the ones
+// its service offers; the generation module only ever talks to these interfaces, never to a
+// provider's SDK or wire format. Every call takes an AbortSignal and fails with ProviderError.
+
+export type Language = 'zh-CN' | 'en-US' | 'vi-VN' | 'th-TH' | 'id-ID';
+
+/** Video and image aspect choices of the workflow (spec §3). */
+export type Aspect = 'square' | 'vertical' | 'horizontal' | 'auto';
+
+/** Camera moves, in MiniMax's bracket vocabulary (at most three combined in one prompt). */
+export const CAMERA_MOVES = [
+  'Static shot',
+  'Push in',
+  'Pull out',
+  'Pan left',
+  'Pan right',
+  'Tilt up',
+  'Tilt down',
+  'Zoom in',
+  'Zoom out',
+  'Tracking shot',
+  'Truck left',
+  'Truck right',
+  'Pedestal up',
+  'Pedestal down',
+  'Shake',
+] as const;
+export type CameraMove = (typeof CAMERA_MOVES)[number];
+
+export interface InputImage {
+  data: Buffer;
+  /** image/png, image/jpeg, image/webp or image/gif (checked from the bytes before it gets here). */
+  mimeType: string;
+  role: 'model' | 'pattern' | 'source' | 'first-frame' | 'last-frame';
+  width?: number;
+  height?: number;
+}
+
+export interface GeneratedImage {
+  data: Buffer;
+  mimeType: string;
+  width: number;
+  height: number;
+  /** What this candidate is, in the request's language (the local engine names its compositions). */
+  label?: string;
+}
+
+/** Spec §3 fabric info form. Every field is optional free text (a preset choice or the designer's own words). */
+export interface FabricInfo {
+  fabric_name?: string;
+  composition?: string;
+  /** g/m² */
+  weight?: string;
+  transparency?: string;
+  luster?: string;
+  drape?: string;
+  touch?: string;
+  thickness?: string;
+  suggested_uses?: string;
+  scene?: string;
+  model_guidance?: string;
+  color_restrictions?: string;
+  accessories?: string;
+  style?: string;
+  target_market?: string;
+  selling_points?: string;
+  remarks?: string;
+}
+
+export interface AnalyseInput {
+  /** The designer's image-generation prompt (from prompt management, edited for this run). */
+  prompt: string;
+  fabric: FabricInfo;
+  /** Optional quick description. */
+  description?: string;
+  modelImages: InputImage[];
+  patternImages: InputImage[];
+  language: Language;
+  signal: AbortSignal;
+}
+
+/** The structured analysis every adapter returns (JSON output by schema where the provider has it). */
+export interface AnalysisData {
+  summary: string;
+  /** Dominant colours of the pattern images, largest share first. */
+  colors: { hex: string; name: string; share: number }[];
+  pattern: { kind: string; scale: string; orientation: string; repeat: string };
+  texture: string;
+  /** The prompt the image generator gets for the candidates. */
+  image_prompt: string;
+  /** Marketing copy for social posts ("moments text"). */
+  moments_text: string;
+  style: string;
+}
+
+export interface AnalysisResult {
+  /** The analysis as prose, as it was streamed. */
+  text: string;
+  data: AnalysisData;
+  /** Model name; the local engine's says it is a local preview. */
+  model: string;
+}
+
+export interface Analyser {
+  /** Streams the analysis text piece by piece through onText, then resolves with the whole. */
+  analyse(input: AnalyseInput, onText: (chunk: string) => void): Promise<AnalysisResult>;
+}
+
+export interface ImageGenerationInput {
+  prompt: string;
+  /** Model and pattern images, or the image being regenerated. */
+  sources: InputImage[];
+  count: number;
+  aspect: Aspect;
+  language: Language;
+  /** Facts of an earlier analysis, when there was one. */
+  analysis?: AnalysisData;
+  signal: AbortSignal;
+}
+
+export interface ImageGenerator {
+  /** Calls onImage as each image is ready (index in 0..count-1), then resolves with all of them. */
+  generateImages(
+    input: ImageGenerationInput,
+    onImage: (image: GeneratedImage, index: number) => void,
+  ): Promise<{ images: GeneratedImage[]; model: string }>;
+}
+
+export interface VideoPromptDraft {
+  prompt: string;
+  camera: CameraMove[];
+  scene: string;
+  mood: string;
+}
+
+export interface PromptWriterInput {
+  image: InputImage;
+  fabric: FabricInfo;
+  userPrompt: string;
+  analysis?: AnalysisData;
+  count: number;
+  language: Language;
+  signal: AbortSignal;
+}
+
+export interface PromptWriter {
+  writeVideoPrompts(input: PromptWriterInput): Promise<{ prompts: VideoPromptDraft[]; model: string }>;
+}
+
+export type VideoKind = 'standard' | 'first-last-frame';
+export type VideoResolution = '512P' | '768P' | '1080P';
+
+export interface VideoRequest {
+  kind: VideoKind;
+  firstFrame: InputImage;
+  /** Only for first-last-frame. */
+  lastFrame?: InputImage;
+  prompt: string;
+  camera: CameraMove[];
+  aspect: Aspect;
+  durationSeconds: number;
+  resolution: VideoResolution;
+  promptOptimizer: boolean;
+  /** Visible AIGC label on the video. */
+  watermark: boolean;
+}
+
+export type VideoTaskState =
+  | { state: 'queued' | 'processing' }
+  | {
+      state: 'succeeded';
+      /** The provider's file id, when it has one (MiniMax). */
+      fileId?: string;
+      /** The bytes, or a URL to fetch them from (valid for a while). */
+      video: { data?: Buffer; url?: string; mimeType: string; width?: number; height?: number; durationSeconds?: number };
+    }
+  | { state: 'failed'; error: ProviderError };
+
+export interface VideoGenerator {
+  /** Starts an asynchronous task; its id is persisted so a restarted server polls it again. */
+  startVideo(request: VideoRequest, signal: AbortSignal): Promise<{ taskId: string; model: string }>;
+  pollVideo(taskId: string, signal: AbortSignal): Promise<VideoTaskState>;
+  /** How long to wait between polls. */
+  readonly pollIntervalMs: number;
+}
+
+export type EnhanceStyle = 'natural' | 'creative' | 'professional' | 'artistic';
+
+export interface EnhanceInput {
+  type: 'text' | 'image' | 'mixed';
+  text?: string;
+  images: InputImage[];
+  /** 0..1 */
+  creativity: number;
+  /** 0..1 */
+  precision: number;
+  style: EnhanceStyle;
+  language: Language;
+  signal: AbortSignal;
+}
+
+export interface EnhanceResult {
+  text?: string;
+  images: GeneratedImage[];
+  /** 0..1: how sure the provider is that the result is an improvement (the local engine says how little it did). */
+  confidence: number;
+  model: string;
+}
+
+export interface Enhancer {
+  enhance(input: EnhanceInput): Promise<EnhanceResult>;
+}
+
+export interface ProviderCapabilities {
+  analyser?: Analyser;
+  imageGenerator?: ImageGenerator;
+  promptWriter?: PromptWriter;
+  videoGenerator?: VideoGenerator;
+  enhancer?: Enhancer;
+}
+
+export type ProviderErrorKind =
+  /** 429: try again after retryAfterMs. */
+  | 'rate_limited'
+  /** 5xx, overloaded, unreachable. */
+  | 'unavailable'
+  | 'timeout'
+  /** Bad or missing key. */
+  | 'auth'
+  /** Balance or quota exhausted. */
+  | 'quota'
+  /** Blocked by the provider's safety system. */
+  | 'safety'
+  /** The provider refused the parameters. */
+  | 'invalid_request'
+  /** An answer we could not read (garbage, wrong schema, no image). */
+  | 'bad_response'
+  | 'cancelled';
+
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly options: { retryAfterMs?: number; provider?: string; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+  }
+
+  /** Worth trying again later (the job runner backs off and honours retryAfterMs). */
+  get retryable(): boolean {
+    return this.kind === 'rate_limited' || this.kind === 'unavailable' || this.kind === 'timeout';
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.options.retryAfterMs;
+  }
+}
