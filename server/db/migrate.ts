@@ -4,6 +4,7 @@ import type { Db, Dialect } from './database.js';
 import { accountsMigration } from './migrations/0001-accounts.js';
 import { promptsMigration } from './migrations/0002-prompts.js';
 import { throttleAndTokenVersionMigration } from './migrations/0003-throttle-and-token-version.js';
+import { generationMigration } from './migrations/0004-generation.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -11,6 +12,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0001-accounts': accountsMigration(dialect),
     '0002-prompts': promptsMigration(dialect),
     '0003-throttle-and-token-version': throttleAndTokenVersionMigration(),
+    '0004-generation': generationMigration(dialect),
   };
 }
 

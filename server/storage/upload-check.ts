@@ -1,0 +1,57 @@
+// The checks every generation upload passes before it is stored, like the upscale service's: the
+// type from the file's first bytes (never the client's word), the size limit, and the header's
+// dimensions against the pixel limit, so a decompression bomb or a truncated file is refused with
+// a clear 4xx naming the file instead of failing deep inside a provider.
+import sharp from 'sharp';
+import { AppError } from '../http/app-error.js';
+import { sniffImageType } from '../modules/upscale/image-type.js';
+
+/** Width × height accepted for a generation upload: a 48 MP phone photo passes, a bomb does not. */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+
+export interface CheckedImage {
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+export interface UploadLimits {
+  maxBytes: number;
+  maxPixels: number;
+}
+
+export async function checkUploadedImage(
+  data: Buffer,
+  name: string,
+  limits: UploadLimits,
+): Promise<CheckedImage> {
+  if (data.length > limits.maxBytes) {
+    throw new AppError(413, 'image_too_large', { vars: { name, mb: Math.round(limits.maxBytes / (1024 * 1024)) } });
+  }
+  const type = sniffImageType(data);
+  if (!type) throw new AppError(415, 'unsupported_image_type', { vars: { name } });
+  let width: number;
+  let height: number;
+  try {
+    // limitInputPixels: false: only the header is read here and the limit is ours to report.
+    const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
+    width = meta.width ?? 0;
+    height = meta.pageHeight ?? meta.height ?? 0;
+  } catch {
+    throw new AppError(422, 'image_corrupt', { vars: { name } });
+  }
+  if (!width || !height) throw new AppError(422, 'image_corrupt', { vars: { name } });
+  if (width * height > limits.maxPixels) {
+    throw new AppError(413, 'image_too_many_pixels', { vars: { name, max: limits.maxPixels } });
+  }
+  // A header can be whole over truncated pixel data: decode it once, small, to be sure.
+  try {
+    await sharp(data, { limitInputPixels: limits.maxPixels, failOn: 'truncated' })
+      .resize(64, 64, { fit: 'inside' })
+      .raw()
+      .toBuffer();
+  } catch {
+    throw new AppError(422, 'image_corrupt', { vars: { name } });
+  }
+  return { mimeType: `image/${type}`, width, height };
+}
