@@ -1,0 +1,77 @@
+// Candidate images from Gemini's image model ("Gemini-Banana", e.g. gemini-2.5-flash-image):
+// one generateContent per candidate with responseModalities TEXT+IMAGE, the model and pattern
+// images as inline parts, imageConfig.aspectRatio from the aspect ('auto' leaves the shape to the
+// model, which follows the input image). Each candidate asks for a different composition, so six
+// candidates are six pictures; two run at a time.
+import type { GenerateContentConfig, Part } from '@google/genai';
+import { ProviderError, type GeneratedImage, type ImageGenerationInput, type ImageGenerator } from '../capabilities.js';
+import { ASPECT_RATIO } from '../shared/aspect.js';
+import { eachCandidate } from '../shared/each-candidate.js';
+import { readGeneratedImage } from '../shared/images.js';
+import { candidateImagePrompt, candidateShot, creativityTemperature } from '../shared/instructions.js';
+import type { GeminiContext } from './gemini-context.js';
+import { toGeminiError } from './gemini-errors.js';
+import { checkFinishReason, checkPromptFeedback, finishReasonOf, inlineImageParts, inlineImagesOf, textOf } from './gemini-response.js';
+import { withRetry } from './gemini-retry.js';
+
+const CONCURRENT_CANDIDATES = 2;
+
+export function createGeminiImageGenerator(context: GeminiContext): ImageGenerator {
+  return {
+    async generateImages(input, onImage) {
+      const sources = await inlineImageParts(input.sources);
+      const images = await eachCandidate(
+        input.count,
+        CONCURRENT_CANDIDATES,
+        input.signal,
+        (index, signal) =>
+          withRetry(
+            () =>
+              generateOneImage(context, [{ text: candidateImagePrompt(input, index) }, ...sources], imageConfig(input), signal, candidateShot(index, input.language).label),
+            context.retry,
+            signal,
+          ),
+        onImage,
+      );
+      return { images, model: context.imageModel };
+    },
+  };
+}
+
+function imageConfig(input: Pick<ImageGenerationInput, 'aspect'>): Partial<GenerateContentConfig> {
+  return input.aspect === 'auto' ? {} : { imageConfig: { aspectRatio: ASPECT_RATIO[input.aspect] } };
+}
+
+/** One image-model call: the first inline image of the answer, or a ProviderError saying why there is none. */
+export async function generateOneImage(
+  context: GeminiContext,
+  parts: Part[],
+  extraConfig: Partial<GenerateContentConfig>,
+  signal: AbortSignal,
+  label?: string,
+  creativity?: number,
+): Promise<GeneratedImage> {
+  let response;
+  try {
+    response = await context.ai.models.generateContent({
+      model: context.imageModel,
+      contents: [{ role: 'user', parts }],
+      config: {
+        responseModalities: ['TEXT', 'IMAGE'],
+        ...(creativity === undefined ? {} : { temperature: creativityTemperature(creativity) }),
+        ...extraConfig,
+        abortSignal: signal,
+      },
+    });
+  } catch (error) {
+    throw toGeminiError(error, signal);
+  }
+  checkPromptFeedback(response);
+  const [image] = inlineImagesOf(response);
+  if (!image) {
+    checkFinishReason(finishReasonOf(response), 'image');
+    const said = textOf(response).trim();
+    throw new ProviderError('bad_response', `Gemini answered without an image${said ? `: ${said.slice(0, 160)}` : ''}`, { provider: 'gemini' });
+  }
+  return readGeneratedImage(image, 'gemini', label);
+}
