@@ -4,6 +4,7 @@
 // checked against the schema, gives AnalysisData. One request, the structured answer and a live
 // prose stream, and what was streamed is exactly the text of the result.
 import type { Analyser, AnalyseInput, AnalysisResult } from '../capabilities.js';
+import { throwIfCancelled } from '../shared/abort.js';
 import { ANALYSIS_PROSE_FIELD, analysisAnswerSchema, parseJsonAnswer, toAnalysisResult } from '../shared/answer-schemas.js';
 import { analysisInstructions, analysisRequestText } from '../shared/instructions.js';
 import { StreamedJsonField } from '../shared/streamed-json-field.js';
@@ -53,6 +54,7 @@ export function createGeminiAnalyser(context: GeminiContext): Analyser {
         } catch (error) {
           throw toGeminiError(error, input.signal);
         }
+        throwIfCancelled(input.signal, 'gemini');
         checkFinishReason(finishReason, 'analysis');
         const answer = parseJsonAnswer(analysisAnswerSchema, field.json, 'gemini', 'analysis');
         // The model put another field first, or the prose had an escape we stopped at: hand over the rest.

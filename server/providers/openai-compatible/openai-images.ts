@@ -1,0 +1,104 @@
+// Images on an OpenAI-compatible image model (gpt-image-1 by default): images.edit with the
+// model and pattern images as inputs, images.generate when there are none; one request per
+// candidate, each asking for its own composition, two at a time, each handed over when ready.
+// The picture comes back as b64_json (gpt-image models always answer so; dall-e models are asked
+// to); a gateway that answers with a URL is followed.
+import { toFile } from 'openai';
+import type { ImagesResponse } from 'openai/resources/images';
+import { ProviderError, type Aspect, type GeneratedImage, type ImageGenerator, type InputImage } from '../capabilities.js';
+import { eachCandidate } from '../shared/each-candidate.js';
+import { prepareImage, readGeneratedImage } from '../shared/images.js';
+import { candidateImagePrompt, candidateShot } from '../shared/instructions.js';
+import type { OpenAiContext } from './openai-context.js';
+import { toOpenAiError } from './openai-errors.js';
+
+const PROVIDER = 'openai';
+const CONCURRENT_CANDIDATES = 2;
+const EDIT_INPUT = { accepted: ['image/png', 'image/jpeg', 'image/webp'], maxSide: 2048 } as const;
+
+/** gpt-image sizes; dall-e-3 has its own tall and wide ones. */
+function sizeFor(model: string, aspect: Aspect): string {
+  const dalle3 = model.startsWith('dall-e-3');
+  switch (aspect) {
+    case 'square':
+      return '1024x1024';
+    case 'vertical':
+      return dalle3 ? '1024x1792' : '1024x1536';
+    case 'horizontal':
+      return dalle3 ? '1792x1024' : '1536x1024';
+    case 'auto':
+      return dalle3 ? '1024x1024' : 'auto';
+  }
+}
+
+export function createOpenAiImageGenerator(context: OpenAiContext & { imageModel: string }): ImageGenerator {
+  return {
+    async generateImages(input, onImage) {
+      const images = await eachCandidate(
+        input.count,
+        CONCURRENT_CANDIDATES,
+        input.signal,
+        (index, signal) =>
+          openAiImage(context, {
+            prompt: candidateImagePrompt(input, index),
+            sources: input.sources,
+            aspect: input.aspect,
+            signal,
+            label: candidateShot(index, input.language).label,
+          }),
+        onImage,
+      );
+      return { images, model: context.imageModel };
+    },
+  };
+}
+
+export interface OneImage {
+  prompt: string;
+  sources: InputImage[];
+  aspect: Aspect;
+  signal: AbortSignal;
+  label?: string;
+}
+
+export async function openAiImage(context: OpenAiContext & { imageModel: string }, request: OneImage): Promise<GeneratedImage> {
+  const model = context.imageModel;
+  const common = {
+    model,
+    prompt: request.prompt,
+    n: 1,
+    size: sizeFor(model, request.aspect),
+    ...(model.startsWith('dall-e') ? { response_format: 'b64_json' as const } : {}),
+  };
+  let response: ImagesResponse;
+  try {
+    if (request.sources.length > 0) {
+      const files = await Promise.all(
+        request.sources.map(async (source, i) => {
+          const prepared = await prepareImage(source, EDIT_INPUT, PROVIDER);
+          return toFile(prepared.data, `${source.role}-${i + 1}.${prepared.mimeType.split('/')[1]}`, { type: prepared.mimeType });
+        }),
+      );
+      response = await context.client.images.edit({ ...common, image: files, stream: false }, { signal: request.signal });
+    } else {
+      response = await context.client.images.generate({ ...common, stream: false }, { signal: request.signal });
+    }
+  } catch (error) {
+    throw toOpenAiError(error, request.signal);
+  }
+  const first = typeof response === 'object' && response !== null && Array.isArray(response.data) ? response.data[0] : undefined;
+  if (first?.b64_json) return readGeneratedImage(Buffer.from(first.b64_json, 'base64'), PROVIDER, request.label);
+  if (first?.url) return readGeneratedImage(await download(first.url, request.signal), PROVIDER, request.label);
+  throw new ProviderError('bad_response', 'the image endpoint answered without an image', { provider: PROVIDER });
+}
+
+async function download(url: string, signal: AbortSignal): Promise<Buffer> {
+  try {
+    const response = await fetch(url, { signal });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    if (signal.aborted) throw new ProviderError('cancelled', 'cancelled', { provider: PROVIDER, cause: error });
+    throw new ProviderError('unavailable', `the generated image could not be downloaded: ${(error as Error).message}`, { provider: PROVIDER, cause: error });
+  }
+}

@@ -1,0 +1,163 @@
+// The OpenAI-compatible adapter's images (images/edits multipart and images/generations →
+// b64_json), video prompts and workshop against a local server speaking OpenAI's wire format.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { InputImage } from '../../../../server/providers/capabilities.js';
+import { createOpenAiProvider } from '../../../../server/providers/openai-compatible/openai-provider.js';
+import { pngImage, ProviderTestServer, sendJson, sendText, type RecordedRequest } from '../provider-test-server.js';
+import { chatCompletion, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
+
+let server: ProviderTestServer;
+let modelImage: InputImage;
+let patternImage: InputImage;
+let generatedPng: Buffer;
+
+beforeAll(async () => {
+  server = await ProviderTestServer.start();
+  modelImage = { data: await pngImage(400, 600), mimeType: 'image/png', role: 'model' };
+  patternImage = { data: await pngImage(256, 256, '#2ecc71'), mimeType: 'image/png', role: 'pattern' };
+  generatedPng = await pngImage(256, 384, '#8e44ad');
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const provider = (imageModel: string | undefined = 'gpt-image-test') =>
+  createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${server.url}/v1`, textModel: 'test-chat-model', imageModel });
+
+const imagesAnswer = (png: Buffer) => ({ created: 1_750_000_000, data: [{ b64_json: png.toString('base64') }] });
+
+async function formOf(request: RecordedRequest): Promise<FormData> {
+  return new Response(new Uint8Array(request.body), { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
+}
+
+describe('OpenAI-compatible images', () => {
+  it('sends the sources to images/edits as multipart files and reads b64_json, one request per candidate', async () => {
+    server.on('POST', '/v1/images/edits', (_req, res) => sendJson(res, 200, imagesAnswer(generatedPng)));
+    const ready: number[] = [];
+    const result = await provider().imageGenerator!.generateImages(
+      { prompt: 'A summer dress', sources: [modelImage, patternImage], count: 2, aspect: 'vertical', language: 'th-TH', signal: new AbortController().signal },
+      (_image, index) => ready.push(index),
+    );
+    expect(result.model).toBe('gpt-image-test');
+    expect(result.images).toHaveLength(2);
+    expect(result.images[0]).toMatchObject({ mimeType: 'image/png', width: 256, height: 384, label: 'เต็มตัว ด้านหน้า' });
+    expect(ready.sort()).toEqual([0, 1]);
+
+    expect(server.requests).toHaveLength(2);
+    const request = server.requests[0]!;
+    expect(request.headers.authorization).toBe('Bearer sk-test');
+    expect(String(request.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await formOf(request);
+    expect(form.get('model')).toBe('gpt-image-test');
+    expect(form.get('size')).toBe('1024x1536');
+    expect(form.get('n')).toBe('1');
+    expect(String(form.get('prompt'))).toMatch(/A summer dress/);
+    expect(form.get('response_format')).toBeNull();
+    const files = [...form.getAll('image'), ...form.getAll('image[]')] as File[];
+    expect(files).toHaveLength(2);
+    expect(files[0]!.type).toBe('image/png');
+    expect(Buffer.from(await files[0]!.arrayBuffer()).equals(modelImage.data)).toBe(true);
+  });
+
+  it('uses images/generations without sources, and follows a URL answer', async () => {
+    server.on('GET', '/files/picture.png', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(generatedPng);
+    });
+    server.on('POST', '/v1/images/generations', (_req, res) => sendJson(res, 200, { created: 1, data: [{ url: `${server.url}/files/picture.png` }] }));
+    const result = await provider().imageGenerator!.generateImages(
+      { prompt: 'A flat lay of the fabric', sources: [], count: 1, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      () => {},
+    );
+    expect(result.images[0]!.data.equals(generatedPng)).toBe(true);
+    const body = server.requests[0]!.json as { model: string; size: string; n: number };
+    expect(body).toMatchObject({ model: 'gpt-image-test', size: '1024x1024', n: 1 });
+  });
+
+  it('maps moderation_blocked to safety, an answer without an image or with garbage to bad_response', async () => {
+    const run = () =>
+      provider().imageGenerator!.generateImages(
+        { prompt: 'p', sources: [], count: 1, aspect: 'auto', language: 'en-US', signal: new AbortController().signal },
+        () => {},
+      );
+    server.on('POST', '/v1/images/generations', (_req, res) =>
+      sendJson(res, 400, openAiError('Your request was rejected by the safety system.', 'image_generation_user_error', 'moderation_blocked')), 1);
+    await expectProviderError(run(), 'safety', /safety system/);
+    server.on('POST', '/v1/images/generations', (_req, res) => sendJson(res, 200, { created: 1, data: [] }), 1);
+    await expectProviderError(run(), 'bad_response', /without an image/);
+    server.on('POST', '/v1/images/generations', (_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: 'bm90IGFuIGltYWdl' }] }), 1);
+    await expectProviderError(run(), 'bad_response', /cannot be read/);
+    expect((server.requests[0]!.json as { size: string }).size).toBe('auto');
+  });
+
+  it('offers no image generator without an image model', () => {
+    expect(provider('').imageGenerator).toBeUndefined();
+  });
+});
+
+describe('OpenAI-compatible video prompts', () => {
+  it('asks with json_schema and the image as a data URL, and reads exactly `count` options', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 200, chatCompletion(JSON.stringify(SAMPLE_VIDEO_PROMPTS))));
+    const result = await provider().promptWriter.writeVideoPrompts({
+      image: modelImage,
+      fabric: { fabric_name: 'Rose voile' },
+      userPrompt: 'graceful',
+      count: 2,
+      language: 'id-ID',
+      signal: new AbortController().signal,
+    });
+    expect(result.prompts).toHaveLength(2);
+    expect(result.prompts[0]!.camera).toEqual(['Push in']);
+    const body = server.requests[0]!.json as {
+      stream?: boolean;
+      response_format: { json_schema: { name: string; schema: { properties: { prompts: { minItems: number; maxItems: number } } } } };
+      messages: { content: string | { type: string; image_url?: { url: string } }[] }[];
+    };
+    expect(body.stream).toBeUndefined();
+    expect(body.response_format.json_schema.name).toBe('video_prompts');
+    expect(body.response_format.json_schema.schema.properties.prompts).toMatchObject({ minItems: 2, maxItems: 2 });
+    expect(String(body.messages[0]!.content)).toMatch(/Indonesian/);
+    const parts = body.messages[1]!.content as { type: string; image_url?: { url: string } }[];
+    expect(parts.some((p) => p.image_url?.url.startsWith('data:image/png;base64,'))).toBe(true);
+  });
+
+  it('refuses an HTML page or JSON in a code fence of the wrong shape as bad_response', async () => {
+    const run = () =>
+      provider().promptWriter.writeVideoPrompts({ image: modelImage, fabric: {}, userPrompt: '', count: 3, language: 'en-US', signal: new AbortController().signal });
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendText(res, 200, '<html><body>Gateway says hi</body></html>'), 1);
+    await expectProviderError(run(), 'bad_response');
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 200, chatCompletion('```json\n{"prompts": []}\n```')), 1);
+    await expectProviderError(run(), 'bad_response', /prompts/);
+  });
+});
+
+describe('OpenAI-compatible workshop', () => {
+  it('enhances text with the model\'s confidence and images through images/edits', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 200, chatCompletion(JSON.stringify(SAMPLE_ENHANCED_TEXT))));
+    server.on('POST', '/v1/images/edits', (_req, res) => sendJson(res, 200, imagesAnswer(generatedPng)));
+    const result = await provider().enhancer.enhance({
+      type: 'mixed',
+      text: 'rose voile, light',
+      images: [patternImage],
+      creativity: 0,
+      precision: 1,
+      style: 'natural',
+      language: 'en-US',
+      signal: new AbortController().signal,
+    });
+    expect(result).toMatchObject({ text: SAMPLE_ENHANCED_TEXT.text, confidence: 0.82, model: 'test-chat-model-2025 + gpt-image-test' });
+    expect(result.images).toHaveLength(1);
+    const chat = server.requests.find((r) => r.path === '/v1/chat/completions')!.json as { temperature: number };
+    expect(chat.temperature).toBeCloseTo(0.2);
+    const form = await formOf(server.requests.find((r) => r.path === '/v1/images/edits')!);
+    expect(form.get('size')).toBe('auto');
+  });
+
+  it('refuses image items when the endpoint has no image model', async () => {
+    await expectProviderError(
+      provider('').enhancer.enhance({ type: 'image', images: [patternImage], creativity: 0, precision: 0, style: 'natural', language: 'en-US', signal: new AbortController().signal }),
+      'invalid_request',
+      /OPENAI_IMAGE_MODEL/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+});
