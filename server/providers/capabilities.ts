@@ -183,6 +183,12 @@ export interface VideoGenerator {
   pollVideo(taskId: string, signal: AbortSignal): Promise<VideoTaskState>;
   /** How long to wait between polls. */
   readonly pollIntervalMs: number;
+  /**
+   * Optional: the durations (seconds) each kind and resolution allows, when the provider restricts
+   * them, so a form can offer only those; a kind or resolution missing here is not offered. A
+   * request outside them is refused with 'invalid_request'. Absent: no restriction is known.
+   */
+  readonly supportedDurations?: Partial<Record<VideoKind, Partial<Record<VideoResolution, readonly number[]>>>>;
 }
 
 export type EnhanceStyle = 'natural' | 'creative' | 'professional' | 'artistic';
