@@ -8,6 +8,7 @@ import { createSecureContext } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { tightenFile } from './private-files.js';
+import { readProviderConfig, type ProviderConfig } from './providers/provider-config.js';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -100,6 +101,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** PEM certificate chain and key: with them the server speaks HTTPS itself. */
   tls?: { cert: Buffer; key: Buffer };
+  /** AI providers: keys, base URLs and models of each, and which serves each generation capability. */
+  providers: ProviderConfig;
   /** Base URL of each API group as the PWA sees it; served as /config.json. */
   publicApi: { main: string; image: string; upscale: string; third: string };
   upscale: {
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     argon2: { memoryCost: e.ARGON2_MEMORY_KIB, timeCost: e.ARGON2_TIME_COST },
     trustProxy: e.TRUST_PROXY === 'true',
     tls,
+    providers: readProviderConfig(env),
     publicApi: {
       main: e.MAIN_API_URL ?? '/api',
       image: e.IMAGE_API_URL ?? '/image-api',

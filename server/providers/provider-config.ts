@@ -1,0 +1,173 @@
+// Provider settings from the environment: keys, base URLs and model names of each cloud adapter,
+// and which adapter serves each capability (GENERATION_*). Checked like server/config.ts: a bad
+// value stops the server at start with a message naming the variable. Without keys everything is
+// served by the built-in `local` engine.
+import { z } from 'zod';
+// A cycle with config.ts, which calls readProviderConfig; ConfigError is only used at call time.
+import { ConfigError } from '../config.js';
+
+export const PROVIDER_IDS = ['local', 'gemini', 'openai', 'minimax', 'kling'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+export type CloudProviderId = Exclude<ProviderId, 'local'>;
+
+export const CAPABILITY_NAMES = ['analyse', 'images', 'prompts', 'video', 'enhance'] as const;
+export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
+
+export const CAPABILITY_VARIABLE: Record<CapabilityName, string> = {
+  analyse: 'GENERATION_ANALYSE',
+  images: 'GENERATION_IMAGES',
+  prompts: 'GENERATION_PROMPTS',
+  video: 'GENERATION_VIDEO',
+  enhance: 'GENERATION_ENHANCE',
+};
+
+export const DEFAULT_MODELS = {
+  geminiText: 'gemini-2.5-flash',
+  geminiImage: 'gemini-2.5-flash-image',
+  openaiText: 'gpt-4.1-mini',
+  /** Only on OpenAI itself (no OPENAI_BASE_URL): a LAN Ollama or LM Studio box has no image side. */
+  openaiImage: 'gpt-image-1',
+  minimaxVideo: 'MiniMax-Hailuo-02',
+  klingVideo: 'kling-v2-1',
+} as const;
+
+export const DEFAULT_BASE_URLS = {
+  minimax: 'https://api.minimax.io',
+  kling: 'https://api-singapore.klingai.com',
+} as const;
+
+export interface ProviderConfig {
+  gemini?: { apiKey: string; baseUrl?: string; textModel: string; imageModel: string };
+  openai?: { apiKey: string; baseUrl?: string; textModel: string; imageModel?: string };
+  minimax?: { apiKey: string; baseUrl: string; videoModel: string };
+  kling?: { accessKey: string; secretKey: string; baseUrl: string; videoModel: string };
+  /** The adapter serving each capability. */
+  serve: Record<CapabilityName, ProviderId>;
+}
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
+const model = (fallback: string) => z.preprocess(emptyToUndefined, z.string().trim().default(fallback));
+const baseUrl = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^/\s]+/, 'must be an http:// or https:// URL')
+    .optional(),
+);
+const providerChoice = z.preprocess(
+  emptyToUndefined,
+  z.enum(PROVIDER_IDS, { error: () => `must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
+);
+
+const providerEnvSchema = z.object({
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: baseUrl,
+  GEMINI_TEXT_MODEL: model(DEFAULT_MODELS.geminiText),
+  GEMINI_IMAGE_MODEL: model(DEFAULT_MODELS.geminiImage),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: baseUrl,
+  OPENAI_TEXT_MODEL: model(DEFAULT_MODELS.openaiText),
+  OPENAI_IMAGE_MODEL: optionalString,
+  MINIMAX_API_KEY: optionalString,
+  MINIMAX_BASE_URL: baseUrl,
+  MINIMAX_VIDEO_MODEL: model(DEFAULT_MODELS.minimaxVideo),
+  KLING_ACCESS_KEY: optionalString,
+  KLING_SECRET_KEY: optionalString,
+  KLING_BASE_URL: baseUrl,
+  KLING_VIDEO_MODEL: model(DEFAULT_MODELS.klingVideo),
+  GENERATION_ANALYSE: providerChoice,
+  GENERATION_IMAGES: providerChoice,
+  GENERATION_PROMPTS: providerChoice,
+  GENERATION_VIDEO: providerChoice,
+  GENERATION_ENHANCE: providerChoice,
+});
+
+/** What an adapter offers once configured (OpenAI's images only with an image model). */
+export function capabilitiesOf(provider: ProviderId, config: Omit<ProviderConfig, 'serve'>): CapabilityName[] {
+  switch (provider) {
+    case 'local':
+      return [...CAPABILITY_NAMES];
+    case 'gemini':
+      return ['analyse', 'images', 'prompts', 'enhance'];
+    case 'openai':
+      return config.openai?.imageModel ? ['analyse', 'images', 'prompts', 'enhance'] : ['analyse', 'prompts', 'enhance'];
+    case 'minimax':
+    case 'kling':
+      return ['video'];
+  }
+}
+
+const KEY_VARIABLES: Record<CloudProviderId, string> = {
+  gemini: 'GEMINI_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  minimax: 'MINIMAX_API_KEY',
+  kling: 'KLING_ACCESS_KEY and KLING_SECRET_KEY',
+};
+
+/** Cloud adapters in the order a capability's default is looked for. */
+const DEFAULT_ORDER: CloudProviderId[] = ['gemini', 'openai', 'minimax', 'kling'];
+
+export function readProviderConfig(env: Record<string, string | undefined> = process.env): ProviderConfig {
+  const parsed = providerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw configError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  if (Boolean(e.KLING_ACCESS_KEY) !== Boolean(e.KLING_SECRET_KEY)) {
+    problems.push(e.KLING_ACCESS_KEY ? 'KLING_SECRET_KEY: required when KLING_ACCESS_KEY is set' : 'KLING_ACCESS_KEY: required when KLING_SECRET_KEY is set');
+  }
+  const adapters: Omit<ProviderConfig, 'serve'> = {
+    ...(e.GEMINI_API_KEY
+      ? { gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, textModel: e.GEMINI_TEXT_MODEL, imageModel: e.GEMINI_IMAGE_MODEL } }
+      : {}),
+    ...(e.OPENAI_API_KEY
+      ? {
+          openai: {
+            apiKey: e.OPENAI_API_KEY,
+            baseUrl: e.OPENAI_BASE_URL,
+            textModel: e.OPENAI_TEXT_MODEL,
+            imageModel: e.OPENAI_IMAGE_MODEL ?? (e.OPENAI_BASE_URL ? undefined : DEFAULT_MODELS.openaiImage),
+          },
+        }
+      : {}),
+    ...(e.MINIMAX_API_KEY
+      ? { minimax: { apiKey: e.MINIMAX_API_KEY, baseUrl: e.MINIMAX_BASE_URL ?? DEFAULT_BASE_URLS.minimax, videoModel: e.MINIMAX_VIDEO_MODEL } }
+      : {}),
+    ...(e.KLING_ACCESS_KEY && e.KLING_SECRET_KEY
+      ? {
+          kling: {
+            accessKey: e.KLING_ACCESS_KEY,
+            secretKey: e.KLING_SECRET_KEY,
+            baseUrl: e.KLING_BASE_URL ?? DEFAULT_BASE_URLS.kling,
+            videoModel: e.KLING_VIDEO_MODEL,
+          },
+        }
+      : {}),
+  };
+  const serve = {} as Record<CapabilityName, ProviderId>;
+  for (const capability of CAPABILITY_NAMES) {
+    const variable = CAPABILITY_VARIABLE[capability];
+    const chosen = e[variable as keyof typeof e] as ProviderId | undefined;
+    if (chosen === undefined) {
+      serve[capability] = DEFAULT_ORDER.find((p) => adapters[p] && capabilitiesOf(p, adapters).includes(capability)) ?? 'local';
+      continue;
+    }
+    serve[capability] = chosen;
+    if (chosen === 'local') continue;
+    if (!adapters[chosen]) {
+      problems.push(`${variable}: ${chosen} needs ${KEY_VARIABLES[chosen]}`);
+    } else if (!capabilitiesOf(chosen, adapters).includes(capability)) {
+      const extra = chosen === 'openai' && capability === 'images' ? ' (set OPENAI_IMAGE_MODEL for an endpoint with an image model)' : '';
+      problems.push(`${variable}: ${chosen} does not offer ${capability}; it offers ${capabilitiesOf(chosen, adapters).join(', ')}${extra}`);
+    }
+  }
+  if (problems.length > 0) throw configError(problems);
+  return { ...adapters, serve };
+}
+
+function configError(lines: string[]): ConfigError {
+  return new ConfigError(`Invalid configuration:\n${lines.map((line) => `  ${line}`).join('\n')}`);
+}

@@ -1,0 +1,76 @@
+// The implementation serving each capability, as the provider settings chose it: a cloud adapter
+// built from its settings, or the built-in engine (passed in, so this module does not depend on
+// it), which is a local preview. Only the adapters something is served by are built.
+import type { Analyser, Enhancer, ImageGenerator, PromptWriter, ProviderCapabilities, VideoGenerator } from './capabilities.js';
+import { createGeminiProvider } from './gemini/gemini-provider.js';
+import { createKlingVideoGenerator } from './kling/kling-video-generator.js';
+import { createMinimaxVideoGenerator } from './minimax/minimax-video-generator.js';
+import { createOpenAiProvider } from './openai-compatible/openai-provider.js';
+import { type CapabilityName, type CloudProviderId, type ProviderConfig, type ProviderId } from './provider-config.js';
+
+export interface ChosenCapability<T> {
+  implementation: T;
+  provider: ProviderId;
+  /** Served by the built-in engine: say so to the designer. */
+  localPreview: boolean;
+}
+
+export interface ProviderRegistry {
+  analyser: ChosenCapability<Analyser>;
+  imageGenerator: ChosenCapability<ImageGenerator>;
+  promptWriter: ChosenCapability<PromptWriter>;
+  videoGenerator: ChosenCapability<VideoGenerator>;
+  enhancer: ChosenCapability<Enhancer>;
+}
+
+export function createProviderRegistry(config: ProviderConfig, local: ProviderCapabilities): ProviderRegistry {
+  const built = new Map<ProviderId, ProviderCapabilities>([['local', local]]);
+  const adapter = (provider: ProviderId): ProviderCapabilities => {
+    let capabilities = built.get(provider);
+    if (!capabilities) {
+      capabilities = buildCloudAdapter(provider as CloudProviderId, config);
+      built.set(provider, capabilities);
+    }
+    return capabilities;
+  };
+  const choose = <K extends keyof ProviderCapabilities>(capability: CapabilityName, slot: K): ChosenCapability<NonNullable<ProviderCapabilities[K]>> => {
+    const provider = config.serve[capability];
+    const implementation = adapter(provider)[slot];
+    // provider-config only chooses adapters that offer the capability; the built-in engine must offer all.
+    if (!implementation) throw new Error(`the ${provider} provider has no ${slot}, needed for ${capability}`);
+    return { implementation, provider, localPreview: provider === 'local' };
+  };
+  return {
+    analyser: choose('analyse', 'analyser'),
+    imageGenerator: choose('images', 'imageGenerator'),
+    promptWriter: choose('prompts', 'promptWriter'),
+    videoGenerator: choose('video', 'videoGenerator'),
+    enhancer: choose('enhance', 'enhancer'),
+  };
+}
+
+function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig): ProviderCapabilities {
+  const missing = () => new Error(`${provider} serves a capability but has no settings`);
+  switch (provider) {
+    case 'gemini': {
+      if (!config.gemini) throw missing();
+      const { apiKey, baseUrl, textModel, imageModel } = config.gemini;
+      return createGeminiProvider({ apiKey, baseUrl, textModel, imageModel });
+    }
+    case 'openai': {
+      if (!config.openai) throw missing();
+      const { apiKey, baseUrl, textModel, imageModel } = config.openai;
+      return createOpenAiProvider({ apiKey, baseUrl, textModel, imageModel });
+    }
+    case 'minimax': {
+      if (!config.minimax) throw missing();
+      const { apiKey, baseUrl, videoModel } = config.minimax;
+      return { videoGenerator: createMinimaxVideoGenerator({ apiKey, baseUrl, model: videoModel }) };
+    }
+    case 'kling': {
+      if (!config.kling) throw missing();
+      const { accessKey, secretKey, baseUrl, videoModel } = config.kling;
+      return { videoGenerator: createKlingVideoGenerator({ accessKey, secretKey, baseUrl, model: videoModel }) };
+    }
+  }
+}

@@ -1,0 +1,110 @@
+// Provider settings and the registry: which implementation serves each capability for a given
+// environment, and the messages a bad setting stops the server with.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../../server/config.js';
+import type { ProviderCapabilities } from '../../../../server/providers/capabilities.js';
+import { readProviderConfig } from '../../../../server/providers/provider-config.js';
+import { createProviderRegistry } from '../../../../server/providers/registry.js';
+
+/** Stand-ins for the built-in engine: the registry only hands them out, it never calls them. */
+const local: Required<ProviderCapabilities> = {
+  analyser: { analyse: () => Promise.reject(new Error('not called')) },
+  imageGenerator: { generateImages: () => Promise.reject(new Error('not called')) },
+  promptWriter: { writeVideoPrompts: () => Promise.reject(new Error('not called')) },
+  videoGenerator: { startVideo: () => Promise.reject(new Error('not called')), pollVideo: () => Promise.reject(new Error('not called')), pollIntervalMs: 500 },
+  enhancer: { enhance: () => Promise.reject(new Error('not called')) },
+};
+
+function configError(env: Record<string, string>): string {
+  try {
+    readProviderConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('provider settings', () => {
+  it('serves everything locally without keys', () => {
+    const config = readProviderConfig({});
+    expect(config.serve).toEqual({ analyse: 'local', images: 'local', prompts: 'local', video: 'local', enhance: 'local' });
+    const registry = createProviderRegistry(config, local);
+    expect(registry.analyser).toEqual({ implementation: local.analyser, provider: 'local', localPreview: true });
+    expect(registry.imageGenerator.implementation).toBe(local.imageGenerator);
+    expect(registry.promptWriter.implementation).toBe(local.promptWriter);
+    expect(registry.videoGenerator).toEqual({ implementation: local.videoGenerator, provider: 'local', localPreview: true });
+    expect(registry.enhancer.provider).toBe('local');
+  });
+
+  it('gives a configured adapter the capabilities it offers, and leaves the rest local', () => {
+    const config = readProviderConfig({ GEMINI_API_KEY: 'g-key' });
+    expect(config.gemini).toEqual({ apiKey: 'g-key', baseUrl: undefined, textModel: 'gemini-2.5-flash', imageModel: 'gemini-2.5-flash-image' });
+    expect(config.serve).toEqual({ analyse: 'gemini', images: 'gemini', prompts: 'gemini', video: 'local', enhance: 'gemini' });
+    const registry = createProviderRegistry(config, local);
+    expect(registry.analyser.provider).toBe('gemini');
+    expect(registry.analyser.localPreview).toBe(false);
+    expect(typeof registry.analyser.implementation.analyse).toBe('function');
+    expect(registry.analyser.implementation).not.toBe(local.analyser);
+    expect(registry.videoGenerator.implementation).toBe(local.videoGenerator);
+  });
+
+  it('picks the first configured adapter in the order gemini, openai, minimax, kling', () => {
+    const config = readProviderConfig({ OPENAI_API_KEY: 'sk', GEMINI_API_KEY: 'g', KLING_ACCESS_KEY: 'ak', KLING_SECRET_KEY: 'sk2', MINIMAX_API_KEY: 'mm' });
+    expect(config.serve).toEqual({ analyse: 'gemini', images: 'gemini', prompts: 'gemini', video: 'minimax', enhance: 'gemini' });
+    const only = readProviderConfig({ KLING_ACCESS_KEY: 'ak', KLING_SECRET_KEY: 'sk2' });
+    expect(only.serve.video).toBe('kling');
+    expect(only.kling).toEqual({ accessKey: 'ak', secretKey: 'sk2', baseUrl: 'https://api-singapore.klingai.com', videoModel: 'kling-v2-1' });
+    const registry = createProviderRegistry(only, local);
+    expect(registry.videoGenerator).toMatchObject({ provider: 'kling', localPreview: false });
+    expect(registry.videoGenerator.implementation.supportedDurations?.standard?.['1080P']).toEqual([5, 10]);
+  });
+
+  it('honours explicit GENERATION_* choices, local included', () => {
+    const config = readProviderConfig({
+      GEMINI_API_KEY: 'g',
+      OPENAI_API_KEY: 'sk',
+      MINIMAX_API_KEY: 'mm',
+      GENERATION_ANALYSE: 'openai',
+      GENERATION_IMAGES: 'local',
+      GENERATION_ENHANCE: 'openai',
+    });
+    expect(config.serve).toEqual({ analyse: 'openai', images: 'local', prompts: 'gemini', video: 'minimax', enhance: 'openai' });
+    const registry = createProviderRegistry(config, local);
+    expect(registry.analyser.provider).toBe('openai');
+    expect(registry.imageGenerator).toMatchObject({ provider: 'local', localPreview: true });
+    expect(registry.videoGenerator.implementation.supportedDurations?.standard?.['512P']).toEqual([6, 10]);
+  });
+
+  it('gives OpenAI an image model by default only on OpenAI itself', () => {
+    expect(readProviderConfig({ OPENAI_API_KEY: 'sk' }).openai?.imageModel).toBe('gpt-image-1');
+    const lan = readProviderConfig({ OPENAI_API_KEY: 'ollama', OPENAI_BASE_URL: 'http://192.168.1.20:11434/v1', OPENAI_TEXT_MODEL: 'qwen2.5vl' });
+    expect(lan.openai).toEqual({ apiKey: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', textModel: 'qwen2.5vl', imageModel: undefined });
+    // The LAN box serves the text side; images stay local.
+    expect(lan.serve).toMatchObject({ analyse: 'openai', prompts: 'openai', enhance: 'openai', images: 'local' });
+    expect(configError({ OPENAI_API_KEY: 'ollama', OPENAI_BASE_URL: 'http://10.0.0.2:11434/v1', GENERATION_IMAGES: 'openai' })).toMatch(
+      /GENERATION_IMAGES: openai does not offer images; it offers analyse, prompts, enhance \(set OPENAI_IMAGE_MODEL/,
+    );
+  });
+
+  it('stops with a clear message naming each bad setting', () => {
+    expect(configError({ GENERATION_VIDEO: 'sora' })).toBe(
+      'Invalid configuration:\n  GENERATION_VIDEO: must be one of local, gemini, openai, minimax, kling',
+    );
+    expect(configError({ GENERATION_ANALYSE: 'gemini' })).toMatch(/GENERATION_ANALYSE: gemini needs GEMINI_API_KEY/);
+    expect(configError({ GEMINI_API_KEY: 'g', GENERATION_VIDEO: 'gemini', GENERATION_PROMPTS: 'kling' })).toMatch(
+      /GENERATION_PROMPTS: kling needs KLING_ACCESS_KEY and KLING_SECRET_KEY\n {2}GENERATION_VIDEO: gemini does not offer video; it offers analyse, images, prompts, enhance/,
+    );
+    expect(configError({ MINIMAX_API_KEY: 'mm', GENERATION_ANALYSE: 'minimax' })).toMatch(/GENERATION_ANALYSE: minimax does not offer analyse; it offers video/);
+    expect(configError({ KLING_ACCESS_KEY: 'ak' })).toMatch(/KLING_SECRET_KEY: required when KLING_ACCESS_KEY is set/);
+    expect(configError({ GEMINI_BASE_URL: 'generativelanguage.googleapis.com' })).toMatch(/GEMINI_BASE_URL: must be an http:\/\/ or https:\/\/ URL/);
+  });
+
+  it('is part of the server configuration, with the same error', () => {
+    const config = loadConfig({ DATA_DIR: '/tmp/loom-provider-config-test', MINIMAX_API_KEY: 'mm', MINIMAX_BASE_URL: 'https://api.minimaxi.com' });
+    expect(config.providers.minimax).toEqual({ apiKey: 'mm', baseUrl: 'https://api.minimaxi.com', videoModel: 'MiniMax-Hailuo-02' });
+    expect(config.providers.serve.video).toBe('minimax');
+    expect(() => loadConfig({ DATA_DIR: '/tmp/loom-provider-config-test', GENERATION_ENHANCE: 'kling' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: '/tmp/loom-provider-config-test', GENERATION_ENHANCE: 'kling' })).toThrow(/GENERATION_ENHANCE: kling needs/);
+  });
+});
