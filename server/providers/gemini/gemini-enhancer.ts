@@ -20,7 +20,8 @@ export function createGeminiEnhancer(context: GeminiContext): Enhancer {
       if (wantsImages) {
         for (const image of input.images) {
           const parts = [{ text: enhanceImagePrompt(input) }, ...(await inlineImageParts([image]))];
-          images.push(await withRetry(() => generateOneImage(context, parts, {}, input.signal, undefined, input.creativity), context.retry, input.signal));
+          const request = { parts, config: {}, signal: input.signal, creativity: input.creativity };
+          images.push(await withRetry(() => generateOneImage(context, request), context.retry, input.signal));
         }
       }
       const models = [text ? text.model : undefined, wantsImages ? context.imageModel : undefined].filter(Boolean);

@@ -27,7 +27,12 @@ export function createGeminiImageGenerator(context: GeminiContext): ImageGenerat
         (index, signal) =>
           withRetry(
             () =>
-              generateOneImage(context, [{ text: candidateImagePrompt(input, index) }, ...sources], imageConfig(input), signal, candidateShot(index, input.language).label),
+              generateOneImage(context, {
+                parts: [{ text: candidateImagePrompt(input, index) }, ...sources],
+                config: imageConfig(input),
+                signal,
+                label: candidateShot(index, input.language).label,
+              }),
             context.retry,
             signal,
           ),
@@ -42,15 +47,19 @@ function imageConfig(input: Pick<ImageGenerationInput, 'aspect'>): Partial<Gener
   return input.aspect === 'auto' ? {} : { imageConfig: { aspectRatio: ASPECT_RATIO[input.aspect] } };
 }
 
+export interface OneImage {
+  parts: Part[];
+  /** imageConfig and the like. */
+  config: Partial<GenerateContentConfig>;
+  signal: AbortSignal;
+  label?: string;
+  /** 0..1, for the workshop's slider. */
+  creativity?: number;
+}
+
 /** One image-model call: the first inline image of the answer, or a ProviderError saying why there is none. */
-export async function generateOneImage(
-  context: GeminiContext,
-  parts: Part[],
-  extraConfig: Partial<GenerateContentConfig>,
-  signal: AbortSignal,
-  label?: string,
-  creativity?: number,
-): Promise<GeneratedImage> {
+export async function generateOneImage(context: GeminiContext, request: OneImage): Promise<GeneratedImage> {
+  const { parts, signal, creativity } = request;
   let response;
   try {
     response = await context.ai.models.generateContent({
@@ -59,7 +68,7 @@ export async function generateOneImage(
       config: {
         responseModalities: ['TEXT', 'IMAGE'],
         ...(creativity === undefined ? {} : { temperature: creativityTemperature(creativity) }),
-        ...extraConfig,
+        ...request.config,
         abortSignal: signal,
       },
     });
@@ -73,5 +82,5 @@ export async function generateOneImage(
     const said = textOf(response).trim();
     throw new ProviderError('bad_response', `Gemini answered without an image${said ? `: ${said.slice(0, 160)}` : ''}`, { provider: 'gemini' });
   }
-  return readGeneratedImage(image, 'gemini', label);
+  return readGeneratedImage(image, 'gemini', request.label);
 }

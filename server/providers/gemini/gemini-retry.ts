@@ -1,4 +1,4 @@
-// Retrying 429 and 503 inside the adapter. Chosen over leaving it all to the job runner because
+// Retrying 429 and 503 (and other 5xx or an unreachable server) inside the adapter. Chosen over leaving it all to the job runner because
 // one generation here is many requests (six candidate images): a rate limit on the fifth should
 // cost one retried request after the server's RetryInfo delay, not the four images already made.
 // Bounded: a few attempts, each wait at most `maxWaitMs`; a longer requested delay, or the last

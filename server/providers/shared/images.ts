@@ -39,22 +39,18 @@ export interface PrepareOptions {
 /** The image as the provider takes it: as it is when it fits, else re-encoded (PNG with alpha, JPEG without). */
 export async function prepareImage(image: InputImage, options: PrepareOptions, provider: string): Promise<ImageBytes> {
   try {
-    let { width, height } = image;
-    if (width === undefined || height === undefined) {
-      const meta = await sharp(image.data).metadata();
-      width = meta.width;
-      height = meta.height;
+    const meta = await sharp(image.data).metadata();
+    const longSide = Math.max(image.width ?? meta.width ?? 0, image.height ?? meta.height ?? 0);
+    if (longSide > 0 && longSide <= options.maxSide && options.accepted.includes(image.mimeType)) {
+      return { data: image.data, mimeType: image.mimeType };
     }
-    const fits = width !== undefined && height !== undefined && Math.max(width, height) <= options.maxSide;
-    if (fits && options.accepted.includes(image.mimeType)) return { data: image.data, mimeType: image.mimeType };
     const pipeline = sharp(image.data).rotate().resize({
       width: options.maxSide,
       height: options.maxSide,
       fit: 'inside',
       withoutEnlargement: true,
     });
-    const { hasAlpha } = await sharp(image.data).metadata();
-    return hasAlpha
+    return meta.hasAlpha
       ? { data: await pipeline.png().toBuffer(), mimeType: 'image/png' }
       : { data: await pipeline.jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
   } catch (error) {

@@ -3,7 +3,6 @@
 // best); the answer's language is named explicitly.
 import type {
   AnalyseInput,
-  CameraMove,
   EnhanceInput,
   FabricInfo,
   ImageGenerationInput,
@@ -192,8 +191,4 @@ export function enhanceImagePrompt(input: EnhanceInput): string {
 /** Sampling temperature from the workshop's creativity slider (0..1). */
 export function creativityTemperature(creativity: number): number {
   return Math.round((0.2 + Math.min(1, Math.max(0, creativity)) * 1.0) * 100) / 100;
-}
-
-export function cameraList(moves: readonly CameraMove[]): string {
-  return moves.join(', ');
 }
