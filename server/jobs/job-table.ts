@@ -11,6 +11,8 @@ export interface JobsTable {
   /** The row the job works on (a generation request, image, video generation or workshop item). */
   ref_id: number;
   user_id: number | null;
+  /** What the run needs beyond its row, as JSON. */
+  params_json: string | null;
   status: JobStatus;
   attempts: number;
   next_run_at: string;

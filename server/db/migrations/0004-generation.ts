@@ -194,6 +194,8 @@ export function generationMigration(dialect: Dialect) {
           .addColumn('kind', 'text', (c) => c.notNull())
           .addColumn('ref_id', 'integer', (c) => c.notNull())
           .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+          // What the run needs beyond its row (a stream's context), as JSON.
+          .addColumn('params_json', 'text')
           // queued | running | completed | failed | cancelled
           .addColumn('status', 'text', (c) => c.notNull())
           .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
