@@ -11,10 +11,17 @@ import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createAuthenticator, installAccessGuard } from './http/access-guard.js';
 import { installEnvelopeErrors } from './http/envelope-errors.js';
+import { collectOpenApi } from './http/openapi.js';
 import { registerAuthRoutes } from './modules/auth/auth-routes.js';
 import { registerUsersRoutes } from './modules/users/users-routes.js';
 import { registerPromptsRoutes } from './modules/prompts/prompts-routes.js';
 import { registerUpscaleGroup } from './modules/upscale/upscale-group.js';
+import { createGenerationModule, type GenerationOverrides } from './modules/generation/generation-module.js';
+import { registerHistoryRoutes } from './modules/generation/history-routes.js';
+import { registerImageGroup } from './modules/generation/image-group.js';
+import { registerVideoRoutes } from './modules/generation/video-routes.js';
+import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
+import { registerFileRoutes } from './storage/file-routes.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -27,6 +34,8 @@ declare module 'fastify' {
 export interface BuildOptions extends ServiceOverrides {
   /** Use this database instead of opening the configured one (it is not closed with the app). */
   db?: Db;
+  /** Providers and job runner settings of the generation service (tests pass their own). */
+  generation?: GenerationOverrides;
 }
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -52,6 +61,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Unknown paths anywhere answer with the envelope too; API groups may set their own handlers.
   installEnvelopeErrors(app);
+  // Before any route: the OpenAPI document is collected as routes register.
+  const openapi = collectOpenApi(app, { title: 'Loom Studio companion server', version: '1.0.0' });
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -100,8 +111,22 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     return { api: config.publicApi, version: '1.0.0' };
   });
 
+  app.get('/openapi.json', async () => openapi.document());
+
   const authenticator = createAuthenticator(services.accessTokens, services.users);
   const mainPrefix = mainApiPrefix(config.publicApi.main);
+  // Generation jobs run in this process from ready until close (preClose: before the database closes).
+  const generation = createGenerationModule({
+    config,
+    db,
+    log: app.log,
+    now: services.now,
+    linkPrefix: mainPrefix,
+    providers: options.generation?.providers ?? {},
+    runner: options.generation?.runner,
+  });
+  app.addHook('onReady', async () => generation.runner.start());
+  app.addHook('preClose', async () => generation.runner.stop());
   await app.register(
     async (main) => {
       installEnvelopeErrors(main);
@@ -109,6 +134,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerAuthRoutes(main, services.auth);
       registerUsersRoutes(main, services.usersAdmin);
       registerPromptsRoutes(main, services.prompts);
+      registerHistoryRoutes(main, generation);
+      registerVideoRoutes(main, generation);
+      registerFileRoutes(main, { files: generation.files, links: generation.links, now: services.now });
     },
     { prefix: mainPrefix },
   );
@@ -121,6 +149,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       now: services.now,
       absoluteLinks: false,
     });
+  }
+
+  // The image and third groups live here when their URLs are paths, like the upscale group.
+  if (config.publicApi.image.startsWith('/')) {
+    await registerImageGroup(app, { prefix: config.publicApi.image.replace(/\/+$/, ''), authenticator, generation });
+  }
+  if (config.publicApi.third.startsWith('/')) {
+    await registerThirdGroup(app, { prefix: config.publicApi.third.replace(/\/+$/, ''), authenticator, generation });
+  } else {
+    // Queued workshop items still run here.
+    registerWorkshopJobs(generation);
   }
 
   await servePwa(app, config.staticDir);

@@ -494,6 +494,13 @@ const catalogue = {
     'th-TH': 'ไม่รองรับ API เวอร์ชัน {version} เซิร์ฟเวอร์นี้ใช้ v1',
     'id-ID': 'Versi API {version} tidak didukung; server ini memakai v1',
   },
+  builtin_engine_name: {
+    'zh-CN': '内置离线引擎（本地预览）',
+    'en-US': 'Built-in offline engine (local preview)',
+    'vi-VN': 'Công cụ ngoại tuyến tích hợp (xem trước cục bộ)',
+    'th-TH': 'เครื่องมือออฟไลน์ในตัว (ตัวอย่างในเครื่อง)',
+    'id-ID': 'Mesin offline bawaan (pratinjau lokal)',
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof catalogue;

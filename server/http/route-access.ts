@@ -37,8 +37,27 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'POST /prompts/': TOOL_ROLES.promptManagement,
     'PUT /prompts/:type/': TOOL_ROLES.promptManagement,
     'DELETE /prompts/:type/': TOOL_ROLES.promptManagement,
+    // Generation results of the video workflow, read back by the history page and after a cut stream.
+    'POST /user/image-requests': TOOL_ROLES.videoGeneration,
+    'GET /user/generated-images': TOOL_ROLES.history,
+    'GET /user/generated-images/:id': TOOL_ROLES.history,
+    'PUT /user/video-prompts/:id': TOOL_ROLES.videoGeneration,
+    'GET /user/video-generations': TOOL_ROLES.history,
+    'POST /user/video-generations': TOOL_ROLES.videoGeneration,
+    'GET /user/video-generations/events': TOOL_ROLES.history,
+    'GET /user/video-generations/:id': TOOL_ROLES.history,
+    'POST /user/video-generations/:id/retry': TOOL_ROLES.videoGeneration,
+    'POST /user/video-generations/:id/cancel': TOOL_ROLES.videoGeneration,
+    // The link's HMAC signature and expiry are the check (links are only made for the owner's rows).
+    'GET /files/:id/:name': 'public',
   },
-  image: {},
+  image: {
+    'POST /analyze-images-json-stream': TOOL_ROLES.videoGeneration,
+    'POST /analyze-requests/:request_id/cancel': TOOL_ROLES.videoGeneration,
+    'POST /regenerate-stream': TOOL_ROLES.videoGeneration,
+    'POST /regenerations/:generation_id/cancel': TOOL_ROLES.videoGeneration,
+    'POST /video-prompts-stream': TOOL_ROLES.videoGeneration,
+  },
   upscale: {
     'GET /models': TOOL_ROLES.imageProcessing,
     'POST /upscale/single': TOOL_ROLES.imageProcessing,
@@ -48,7 +67,14 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     // The link's HMAC signature and expiry are the check, so <img src> works without a bearer header.
     'GET /results/:id/:filename': 'public',
   },
-  third: {},
+  third: {
+    'GET /workshop/models': TOOL_ROLES.workshop,
+    'GET /workshop/items': TOOL_ROLES.workshop,
+    'POST /workshop/items': TOOL_ROLES.workshop,
+    'GET /workshop/items/:id': TOOL_ROLES.workshop,
+    'POST /workshop/items/:id/cancel': TOOL_ROLES.workshop,
+    'POST /workshop/items/:id/retry': TOOL_ROLES.workshop,
+  },
 };
 
 export function accessFor(group: ApiGroup, method: string, path: string): Access | undefined {

@@ -1,0 +1,112 @@
+// The analyse step of an analyse request: the provider writes the analysis (streamed to watchers
+// as it is written), it is checked and saved, then the six candidate rows are made and the
+// candidates job is queued. A re-run after a restart skips what is already saved.
+import type { JobHandler } from '../../jobs/job-handler.js';
+import { ProviderError } from '../../providers/capabilities.js';
+import { checkedAnalysis } from './analysis-check.js';
+import { failureColumns, NO_FAILURE } from './failure.js';
+import type { GenerationContext } from './generation-context.js';
+import { laneOf } from './generation-providers.js';
+import { CANDIDATE_COUNT, JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { inputImage } from './stored-images.js';
+import { parseAnalysis, parseFabric } from './stored-json.js';
+import type { Language } from '../../providers/capabilities.js';
+
+/** Spec §9's image call timeout. */
+const ANALYSIS_TIMEOUT_MS = 600_000;
+
+export function analysisJob(ctx: GenerationContext): JobHandler {
+  const { repo } = ctx;
+  return {
+    kind: JOB_KINDS.analysis,
+    lane: () => laneOf(ctx.providers.analyser),
+    timeoutMs: ANALYSIS_TIMEOUT_MS,
+    async run({ job, signal, publish }) {
+      const request = await repo.request(job.ref_id);
+      if (!request) return;
+      if (request.status === 'completed') {
+        publish(topics.request(request.id), { type: 'completed' } satisfies GenerationEvent);
+        return;
+      }
+      const topic = topics.request(request.id);
+      const send = (event: GenerationEvent) => publish(topic, event);
+      await repo.updateRequest(request.id, {
+        status: 'generating',
+        started_at: request.started_at ?? repo.now(),
+        ...NO_FAILURE,
+      });
+      send({ type: 'started' });
+
+      let analysis = parseAnalysis(request.analysis_json);
+      if (!analysis) {
+        const slot = ctx.providers.analyser;
+        if (!slot) throw new ProviderError('unavailable', 'no analyser is configured');
+        const uploads = await repo.uploads([request.id]);
+        const images = await Promise.all(uploads.map((u) => inputImage(ctx.files, u.file_id, u.role)));
+        const raw = await slot.impl.analyse(
+          {
+            prompt: request.prompt,
+            fabric: parseFabric(request.fabric_json),
+            ...(request.description ? { description: request.description } : {}),
+            modelImages: images.filter((i) => i.role === 'model'),
+            patternImages: images.filter((i) => i.role === 'pattern'),
+            language: request.language as Language,
+            signal,
+          },
+          (chunk) => {
+            if (!signal.aborted && chunk) send({ type: 'text', content: chunk });
+          },
+        );
+        signal.throwIfAborted();
+        const result = checkedAnalysis(raw);
+        analysis = result.data;
+        await repo.updateRequest(request.id, {
+          analysis_text: result.text,
+          analysis_json: JSON.stringify(result.data),
+          model: result.model,
+          provider: slot.provider,
+        });
+      }
+      send({ type: 'analysed' });
+
+      // The candidate rows exist before their job, so a recovering client sees six places at once.
+      const existing = await repo.imagesOfRequests([request.id]);
+      if (existing.length === 0) {
+        await repo.insertImages(
+          Array.from({ length: CANDIDATE_COUNT }, (_, position) => ({
+            user_id: request.user_id,
+            request_id: request.id,
+            parent_image_id: null,
+            generation_id: `request-${request.id}`,
+            position,
+            prompt: analysis.image_prompt || request.prompt,
+            status: 'pending' as const,
+            file_id: null,
+            thumbnail_file_id: null,
+            width: null,
+            height: null,
+            aspect: request.aspect,
+            style: analysis.style || null,
+            model: null,
+            provider: null,
+            moments_text: analysis.moments_text || null,
+            label: null,
+            language: request.language,
+            completed_at: null,
+            ...NO_FAILURE,
+          })),
+        );
+      }
+      await ctx.jobs.enqueue({ kind: JOB_KINDS.candidates, refId: request.id, userId: request.user_id });
+    },
+    async fail(job, error, _reason, publish) {
+      const failure = failureColumns(error, 'analysis_error', 'analysis_format_error');
+      await repo.updateRequest(job.ref_id, { status: 'failed', ...failure });
+      publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
+    },
+    async retrying(job, error, delayMs, publish) {
+      const code = error instanceof ProviderError ? error.kind : 'internal';
+      publish(topics.request(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
+    },
+  };
+}

@@ -1,0 +1,223 @@
+// POST /analyze-images-json-stream: the designer's uploads, prompt and fabric form become an analyse
+// request row and a job; the reply streams the spec's events (progress with the spec's messages,
+// streaming analysis text, progress per saved candidate image, complete with the request, or
+// error). The job does not depend on the stream: a client that is cut off finds the finished
+// work through POST /user/image-requests, and resending the same request_id joins the same work
+// (a failed one is tried again) instead of starting another.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../http/app-error.js';
+import { currentUser } from '../../http/current-user.js';
+import { ok } from '../../http/envelope.js';
+import { message, type Locale } from '../../http/messages.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
+import { checkUploadedImage } from '../../storage/upload-check.js';
+import { ASPECTS, FABRIC_FIELD_LIMITS, MAX_PROMPT_LENGTH, readAnalyzeForm } from './analyze-form.js';
+import { openEventStream, type EventStream } from './event-stream.js';
+import { failureMessage } from './failure.js';
+import type { GenerationContext } from './generation-context.js';
+import { requireSlot } from './generation-providers.js';
+import type { GenerationRequestRow } from './generation-tables.js';
+import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { parseAnalysis } from './stored-json.js';
+
+const formDoc = z.object({
+  prompt: z.string().max(MAX_PROMPT_LENGTH),
+  request_id: z.string().max(128).optional(),
+  model_images: z.array(z.string()).max(6).optional().describe('files (binary), at most 6'),
+  pattern_images: z.array(z.string()).max(6).optional().describe('files (binary), at most 6; 10 images in all'),
+  description: z.string().max(MAX_PROMPT_LENGTH).optional(),
+  language: z.enum(['zh-CN', 'en-US', 'vi-VN', 'th-TH', 'id-ID']).optional(),
+  aspect: z.enum(ASPECTS as [string, ...string[]]).optional(),
+  fabric_info: z.string().optional().describe('JSON of the fabric form; or each field on its own'),
+  ...Object.fromEntries(Object.entries(FABRIC_FIELD_LIMITS).map(([k, max]) => [k, z.string().max(max).optional()])),
+});
+
+export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContext): void {
+  app.post(
+    '/analyze-images-json-stream',
+    {
+      config: {
+        openapi: {
+          summary: 'Analyse model and pattern images, then generate six candidates (event stream)',
+          tags: ['image'],
+          body: formDoc,
+          bodyContentType: 'multipart/form-data',
+          response: {
+            description:
+              'data: {"type":"progress","progress","message"} | {"type":"streaming","content"} | {"type":"complete","data"} | {"type":"error","message","code"}',
+            contentType: 'text/event-stream',
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      requireSlot(ctx.providers, 'analyser');
+      requireSlot(ctx.providers, 'imageGenerator');
+      const form = await readAnalyzeForm(request, ctx.uploadLimits.maxBytes);
+      const checked = await Promise.all(form.files.map((f) => checkUploadedImage(f.data, f.name, ctx.uploadLimits)));
+
+      const clientId = form.requestId ?? randomUUID();
+      let row = await ctx.repo.requestByClientId(user.id, clientId);
+      if (!row) {
+        const stored = await Promise.all(form.files.map((f, i) => ctx.files.put(f.data, checked[i]!.mimeType, checked[i])));
+        try {
+          row = await ctx.repo.insertRequest({
+            user_id: user.id,
+            client_request_id: clientId,
+            prompt: form.prompt,
+            description: form.description ?? null,
+            fabric_json: JSON.stringify(form.fabric),
+            language: form.language,
+            aspect: form.aspect,
+            status: 'pending',
+            analysis_text: null,
+            analysis_json: null,
+            model: null,
+            provider: null,
+            started_at: null,
+            completed_at: null,
+            error_code: null,
+            error_key: null,
+            error_detail: null,
+          });
+          const positions = { model: 0, pattern: 0 };
+          await ctx.repo.addUploads(
+            row.id,
+            form.files.map((f, i) => ({ fileId: stored[i]!.id, role: f.role, position: positions[f.role]++ })),
+          );
+        } catch (error) {
+          // The same request_id sent twice at once: the second joins the first.
+          if (!isUniqueViolation(error)) throw error;
+          row = await ctx.repo.requestByClientId(user.id, clientId);
+          if (!row) throw error;
+        }
+      }
+      await streamRequest(ctx, row, openEventStream(request, reply), form.language);
+    },
+  );
+
+  app.post<{ Params: { request_id: string } }>(
+    '/analyze-requests/:request_id/cancel',
+    { config: { openapi: { summary: 'Cancel an analyse request (its analysis or its candidates)', tags: ['image'] } } },
+    async (request) => {
+      const user = currentUser(request);
+      const row = await ctx.repo.requestByClientId(user.id, request.params.request_id);
+      if (!row) throw new AppError(404, 'not_found');
+      const outcomes = [
+        await ctx.jobs.cancel(JOB_KINDS.analysis, row.id),
+        await ctx.jobs.cancel(JOB_KINDS.candidates, row.id),
+      ];
+      if (outcomes.every((o) => o === 'not_running')) throw new AppError(409, 'already_finished');
+      return ok(request, { request_id: row.client_request_id, id: row.id }, 'generation_cancelled');
+    },
+  );
+}
+
+/** Follows one analyse request to its end, starting (or restarting) its job when none runs. */
+async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, stream: EventStream, language: Locale) {
+  const say = (key: Parameters<typeof message>[0], vars?: Record<string, string | number>) => message(key, language, vars);
+  let progress = 2;
+  let streaming = false;
+  const sendProgress = (value: number, key: Parameters<typeof message>[0], extra: Record<string, unknown> = {}, vars?: Record<string, string | number>) => {
+    progress = Math.max(progress, value);
+    stream.send({ type: 'progress', progress, message: say(key, vars), ...extra });
+  };
+  const finish = async () => {
+    const [view] = await ctx.views.requests([(await ctx.repo.request(row.id))!], language);
+    sendProgress(100, 'progress_completed');
+    stream.send({ type: 'complete', data: view });
+    stream.end();
+  };
+  const fail = (event: { error_code: string | null; error_key: string | null }) => {
+    stream.send({
+      type: 'error',
+      code: event.error_code ?? 'internal',
+      message: failureMessage({ ...event, error_detail: null }, language) ?? say('analysis_error'),
+    });
+    stream.end();
+  };
+
+  // Events are handled one after another, each possibly reading the database.
+  let queue = Promise.resolve();
+  const unsubscribe = ctx.jobs.onProgress(topics.request(row.id), (raw) => {
+    const event = raw as GenerationEvent;
+    queue = queue
+      .then(async () => {
+        if (stream.closed) return;
+        switch (event.type) {
+          case 'started':
+            sendProgress(10, 'progress_engine_ready');
+            break;
+          case 'text':
+            if (!streaming) {
+              streaming = true;
+              sendProgress(15, 'progress_generating');
+            }
+            stream.send({ type: 'streaming', content: event.content });
+            break;
+          case 'analysed': {
+            const current = await ctx.repo.request(row.id);
+            sendProgress(50, 'progress_generating', {
+              stage: 'analysed',
+              analysis: { text: current?.analysis_text ?? '', data: parseAnalysis(current?.analysis_json ?? null) ?? null },
+            });
+            break;
+          }
+          case 'image_ready': {
+            const image = await ctx.repo.image(event.image_id);
+            const [view] = image ? await ctx.views.images([image], language) : [];
+            sendProgress(
+              50 + Math.round((45 * event.index) / event.total),
+              'progress_image_ready',
+              { stage: 'image_ready', image: view },
+              { index: event.index, total: event.total },
+            );
+            break;
+          }
+          case 'retrying':
+            stream.send({ type: 'progress', progress, message: say('progress_generating'), retry_in_ms: event.delay_ms, reason: event.code });
+            break;
+          case 'completed':
+            await finish();
+            break;
+          case 'failed':
+            fail(event);
+            break;
+          default:
+            break;
+        }
+      })
+      .catch((error: unknown) => {
+        ctx.log.error({ err: error }, 'analyse stream could not send an event');
+        fail({ error_code: 'internal', error_key: 'analysis_error' });
+      });
+  });
+
+  try {
+    sendProgress(2, 'progress_connecting', { request_id: row.client_request_id, id: row.id });
+    // Read again now that events are watched: nothing that ends from here on can be missed.
+    row = (await ctx.repo.request(row.id)) ?? row;
+    if (row.status === 'completed') {
+      await finish();
+      return;
+    }
+    const running =
+      (await ctx.jobs.isActive(JOB_KINDS.analysis, row.id)) || (await ctx.jobs.isActive(JOB_KINDS.candidates, row.id));
+    if (!running) {
+      if (row.status === 'failed') await ctx.repo.updateRequest(row.id, { status: 'pending' });
+      await ctx.jobs.enqueue({ kind: JOB_KINDS.analysis, refId: row.id, userId: row.user_id });
+    } else if (row.status === 'generating') {
+      sendProgress(10, 'progress_engine_ready');
+    }
+    await stream.finished;
+  } catch (error) {
+    ctx.log.error({ err: error }, 'analyse stream failed');
+    fail({ error_code: 'internal', error_key: 'analysis_error' });
+  } finally {
+    unsubscribe();
+    await queue;
+  }
+}

@@ -1,0 +1,89 @@
+// Generating images into rows made beforehand (the six candidates of a request, or the images of a
+// regenerate run): only rows not yet completed are asked for, each image is saved the moment the
+// provider hands it over (so a cut stream or a crash loses nothing finished), and rows the
+// provider left without an image end as failed.
+import { ProviderError, type GeneratedImage, type ImageGenerationInput } from '../../providers/capabilities.js';
+import type { ImageGenerator } from '../../providers/capabilities.js';
+import { failureColumns, NO_FAILURE } from './failure.js';
+import type { GenerationContext } from './generation-context.js';
+import type { ProviderSlot } from './generation-providers.js';
+import type { GeneratedImageRow } from './generation-tables.js';
+import { saveGeneratedImage } from './stored-images.js';
+import type { MessageKey } from '../../http/messages.js';
+
+export interface FillOptions {
+  slot: ProviderSlot<ImageGenerator>;
+  rows: GeneratedImageRow[];
+  input: Omit<ImageGenerationInput, 'count'>;
+  failureKey: MessageKey;
+  onSaved: (row: GeneratedImageRow, done: number, total: number) => void;
+}
+
+/** Answers how many rows ended with an image. */
+export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Promise<number> {
+  const open = o.rows.filter((r) => r.status !== 'completed');
+  let done = o.rows.length - open.length;
+  if (open.length === 0) return done;
+  for (const row of open) await ctx.repo.updateImage(row.id, { status: 'generating', ...NO_FAILURE });
+
+  const saved = new Set<number>();
+  let chain = Promise.resolve();
+  let saveError: unknown;
+  const save = (image: GeneratedImage, index: number, model: string | undefined) => {
+    const row = open[index];
+    if (!row || saved.has(index)) return;
+    saved.add(index);
+    chain = chain.then(async () => {
+      if (o.input.signal.aborted || saveError) return;
+      try {
+        const file = await saveGeneratedImage(ctx.files, image);
+        o.input.signal.throwIfAborted();
+        const completed = {
+          status: 'completed' as const,
+          file_id: file.fileId,
+          thumbnail_file_id: file.thumbnailFileId,
+          width: file.width,
+          height: file.height,
+          label: image.label ?? null,
+          model: model ?? o.slot.provider,
+          provider: o.slot.provider,
+          completed_at: ctx.repo.now(),
+        };
+        await ctx.repo.updateImage(row.id, completed);
+        done++;
+        o.onSaved({ ...row, ...completed }, done, o.rows.length);
+      } catch (error) {
+        saveError = error;
+      }
+    });
+  };
+
+  let result: Awaited<ReturnType<ImageGenerator['generateImages']>>;
+  try {
+    result = await o.slot.impl.generateImages({ ...o.input, count: open.length }, (image, index) =>
+      save(image, index, undefined),
+    );
+  } catch (error) {
+    // What arrived before the failure is kept: a retry asks only for the rest.
+    await chain;
+    throw error;
+  }
+  // Images handed over only in the final answer are saved too, with the model now known.
+  result.images.forEach((image, index) => save(image, index, result.model));
+  await chain;
+  o.input.signal.throwIfAborted();
+  if (saveError) throw saveError;
+  // The model is only known at the end: the rows saved on the way get it now.
+  for (const row of open) {
+    if (saved.has(open.indexOf(row))) await ctx.repo.updateImage(row.id, { model: result.model });
+  }
+  if (done === 0) throw new ProviderError('bad_response', 'the provider returned no image');
+  const missing = open.filter((_, index) => !saved.has(index));
+  for (const row of missing) {
+    await ctx.repo.updateImage(row.id, {
+      status: 'failed',
+      ...failureColumns(new ProviderError('bad_response', `the provider returned ${result.images.length} of ${open.length} images`), o.failureKey),
+    });
+  }
+  return done;
+}

@@ -1,0 +1,63 @@
+// The six candidate images of an analyse request, from its uploads and the analysis's prompt.
+import type { JobHandler } from '../../jobs/job-handler.js';
+import { ProviderError, type Aspect, type Language } from '../../providers/capabilities.js';
+import { fillImageRows } from './candidate-images.js';
+import { failureColumns } from './failure.js';
+import type { GenerationContext } from './generation-context.js';
+import { laneOf } from './generation-providers.js';
+import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { inputImage } from './stored-images.js';
+import { parseAnalysis } from './stored-json.js';
+
+const CANDIDATES_TIMEOUT_MS = 600_000;
+
+export function candidatesJob(ctx: GenerationContext): JobHandler {
+  const { repo } = ctx;
+  return {
+    kind: JOB_KINDS.candidates,
+    lane: () => laneOf(ctx.providers.imageGenerator),
+    timeoutMs: CANDIDATES_TIMEOUT_MS,
+    async run({ job, signal, publish }) {
+      const request = await repo.request(job.ref_id);
+      if (!request) return;
+      if (request.status === 'completed') {
+        publish(topics.request(request.id), { type: 'completed' } satisfies GenerationEvent);
+        return;
+      }
+      const slot = ctx.providers.imageGenerator;
+      if (!slot) throw new ProviderError('unavailable', 'no image generator is configured');
+      const topic = topics.request(request.id);
+      const analysis = parseAnalysis(request.analysis_json);
+      const uploads = await repo.uploads([request.id]);
+      const sources = await Promise.all(uploads.map((u) => inputImage(ctx.files, u.file_id, u.role)));
+      const rows = await repo.imagesOfRequests([request.id]);
+      await fillImageRows(ctx, {
+        slot,
+        rows,
+        failureKey: 'image_generation_failed',
+        input: {
+          prompt: analysis?.image_prompt || request.prompt,
+          sources,
+          aspect: request.aspect as Aspect,
+          language: request.language as Language,
+          ...(analysis ? { analysis } : {}),
+          signal,
+        },
+        onSaved: (row, done, total) =>
+          publish(topic, { type: 'image_ready', image_id: row.id, index: done, total } satisfies GenerationEvent),
+      });
+      await repo.updateRequest(request.id, { status: 'completed', completed_at: repo.now() });
+      publish(topic, { type: 'completed' } satisfies GenerationEvent);
+    },
+    async fail(job, error, _reason, publish) {
+      const failure = failureColumns(error, 'image_generation_failed');
+      await repo.failOpenImages({ requestId: job.ref_id }, failure);
+      await repo.updateRequest(job.ref_id, { status: 'failed', ...failure });
+      publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
+    },
+    async retrying(job, error, delayMs, publish) {
+      const code = error instanceof ProviderError ? error.kind : 'internal';
+      publish(topics.request(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// A text/event-stream reply of `data: {json}` lines, as the image service's streaming calls answer.
+// The reply is hijacked, so headers other hooks set (CORS, request id) are carried over by hand. A
+// client that goes away only stops the writing: the work behind the stream goes on and is saved.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const HEARTBEAT_MS = 15_000;
+
+export interface EventStream {
+  send(event: Record<string, unknown>): void;
+  end(): void;
+  /** True once the client has gone or the stream was ended. */
+  readonly closed: boolean;
+  /** Resolves when the stream ends either way. */
+  readonly finished: Promise<void>;
+}
+
+export function openEventStream(_request: FastifyRequest, reply: FastifyReply): EventStream {
+  const raw = reply.raw;
+  reply.hijack();
+  const carried = Object.fromEntries(
+    Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined),
+  ) as Record<string, string | number | string[]>;
+  raw.writeHead(200, {
+    ...carried,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  let closed = false;
+  let resolveFinished: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    resolveFinished();
+  };
+  const write = (chunk: string) => {
+    if (!closed && !raw.destroyed && !raw.writableEnded) raw.write(chunk);
+  };
+  // Comment lines keep proxies from closing a stream that waits on a slow provider.
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
+  raw.once('close', close);
+  return {
+    send: (event) => write(`data: ${JSON.stringify(event)}\n\n`),
+    end() {
+      if (!raw.writableEnded) raw.end();
+      close();
+    },
+    get closed() {
+      return closed;
+    },
+    finished,
+  };
+}

@@ -1,0 +1,40 @@
+// How a failed job is stored and told: the spec's message for what failed (its key, e.g.
+// analysis_error), why (the provider's error kind, e.g. quota), and the provider's own words for
+// the log. The message is put together in the reader's language when it is read.
+import { ProviderError } from '../../providers/capabilities.js';
+import { message, messageKeys, type Locale, type MessageKey } from '../../http/messages.js';
+import type { FailureColumns } from './generation-tables.js';
+
+export function failureColumns(error: unknown, key: MessageKey, formatKey?: MessageKey): FailureColumns {
+  if (error instanceof ProviderError) {
+    return {
+      error_code: error.kind,
+      error_key: error.kind === 'bad_response' && formatKey ? formatKey : key,
+      error_detail: error.message.slice(0, 1000),
+    };
+  }
+  return {
+    error_code: 'internal',
+    error_key: key,
+    error_detail: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+  };
+}
+
+export const NO_FAILURE: FailureColumns = { error_code: null, error_key: null, error_detail: null };
+
+const isKey = (key: string): key is MessageKey => (messageKeys as string[]).includes(key);
+
+/** "Analysis error: the AI service quota or balance is used up; …" in the reader's language. */
+export function failureMessage(row: FailureColumns, locale: Locale): string | null {
+  if (!row.error_key) return null;
+  const what = message(isKey(row.error_key) ? row.error_key : 'internal_error', locale);
+  const reasonKey = `reason_${row.error_code ?? 'internal'}`;
+  if (!isKey(reasonKey)) return what;
+  return message('failure_with_reason', locale, { what, why: message(reasonKey, locale) });
+}
+
+/** The error part of a view: null while nothing failed. */
+export function failureView(row: FailureColumns, locale: Locale): { code: string; message: string } | null {
+  const text = failureMessage(row, locale);
+  return text ? { code: row.error_code ?? 'internal', message: text } : null;
+}

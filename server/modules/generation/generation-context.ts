@@ -1,0 +1,24 @@
+// What the generation routes and job handlers share: tables, files, links, views, the job queue
+// and the providers. Built once per app by generation-module.ts.
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import type { FileStore } from '../../storage/file-store.js';
+import type { FileLinks } from '../../storage/signed-file-links.js';
+import type { UploadLimits } from '../../storage/upload-check.js';
+import type { GenerationProviders } from './generation-providers.js';
+import type { GenerationRepository } from './generation-repository.js';
+import type { GenerationDb } from './generation-tables.js';
+import type { ViewBuilder } from './generation-views.js';
+
+export interface GenerationContext {
+  db: GenerationDb;
+  repo: GenerationRepository;
+  files: FileStore;
+  links: FileLinks;
+  views: ViewBuilder;
+  jobs: JobQueue;
+  providers: GenerationProviders;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  uploadLimits: UploadLimits;
+}

@@ -1,0 +1,245 @@
+// Queries of the generation tables. Every read that serves a user is scoped to that user's rows;
+// the job handlers read by id.
+import type { Insertable, Updateable } from 'kysely';
+import type {
+  GeneratedImageRow,
+  GeneratedImagesTable,
+  GenerationDb,
+  GenerationRequestRow,
+  GenerationRequestsTable,
+  GenerationStatus,
+  UploadRole,
+  VideoGenerationRow,
+  VideoGenerationsTable,
+  VideoPromptRow,
+} from './generation-tables.js';
+
+export interface PageQuery {
+  /** Rows with a smaller id than this (the last id of the previous page). */
+  cursor?: number;
+  limit: number;
+  status?: GenerationStatus;
+}
+
+export function createGenerationRepository(db: GenerationDb, now: () => Date) {
+  const stamp = () => now().toISOString();
+  return {
+    now: stamp,
+
+    async insertRequest(values: Omit<Insertable<GenerationRequestsTable>, 'created_at' | 'updated_at'>) {
+      const t = stamp();
+      return db
+        .insertInto('generation_requests')
+        .values({ ...values, created_at: t, updated_at: t })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+    async addUploads(requestId: number, uploads: { fileId: string; role: UploadRole; position: number }[]) {
+      if (uploads.length === 0) return;
+      await db
+        .insertInto('generation_request_images')
+        .values(uploads.map((u) => ({ request_id: requestId, file_id: u.fileId, role: u.role, position: u.position })))
+        .execute();
+    },
+    request(id: number): Promise<GenerationRequestRow | undefined> {
+      return db.selectFrom('generation_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    requestByClientId(userId: number, clientRequestId: string): Promise<GenerationRequestRow | undefined> {
+      return db
+        .selectFrom('generation_requests')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('client_request_id', '=', clientRequestId)
+        .executeTakeFirst();
+    },
+    /** A user's requests by their client ids, or the latest `limit` when none are given; newest first. */
+    requestsOfUser(userId: number, clientRequestIds: string[] | undefined, limit: number): Promise<GenerationRequestRow[]> {
+      let q = db.selectFrom('generation_requests').selectAll().where('user_id', '=', userId);
+      if (clientRequestIds) q = q.where('client_request_id', 'in', clientRequestIds);
+      return q.orderBy('id', 'desc').limit(limit).execute();
+    },
+    async updateRequest(id: number, values: Updateable<GenerationRequestsTable>) {
+      await db
+        .updateTable('generation_requests')
+        .set({ ...values, updated_at: stamp() })
+        .where('id', '=', id)
+        .execute();
+    },
+    uploads(requestIds: number[]) {
+      if (requestIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('generation_request_images')
+        .selectAll()
+        .where('request_id', 'in', requestIds)
+        .orderBy('role')
+        .orderBy('position')
+        .execute();
+    },
+
+    async insertImages(values: Omit<Insertable<GeneratedImagesTable>, 'created_at' | 'updated_at'>[]) {
+      if (values.length === 0) return [];
+      const t = stamp();
+      return db
+        .insertInto('generated_images')
+        .values(values.map((v) => ({ ...v, created_at: t, updated_at: t })))
+        .returningAll()
+        .execute();
+    },
+    image(id: number): Promise<GeneratedImageRow | undefined> {
+      return db.selectFrom('generated_images').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    imagesOfUser(userId: number, ids: number[]): Promise<GeneratedImageRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('generated_images')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids)
+        .execute();
+    },
+    imagesOfRequests(requestIds: number[]): Promise<GeneratedImageRow[]> {
+      if (requestIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('generated_images')
+        .selectAll()
+        .where('request_id', 'in', requestIds)
+        .where('parent_image_id', 'is', null)
+        .orderBy('request_id', 'desc')
+        .orderBy('position')
+        .execute();
+    },
+    imagesOfGeneration(generationId: string): Promise<GeneratedImageRow[]> {
+      return db
+        .selectFrom('generated_images')
+        .selectAll()
+        .where('generation_id', '=', generationId)
+        .orderBy('position')
+        .execute();
+    },
+    pageOfImages(userId: number, page: PageQuery): Promise<GeneratedImageRow[]> {
+      let q = db.selectFrom('generated_images').selectAll().where('user_id', '=', userId);
+      if (page.cursor !== undefined) q = q.where('id', '<', page.cursor);
+      if (page.status) q = q.where('status', '=', page.status);
+      return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
+    },
+    async updateImage(id: number, values: Updateable<GeneratedImagesTable>) {
+      await db
+        .updateTable('generated_images')
+        .set({ ...values, updated_at: stamp() })
+        .where('id', '=', id)
+        .execute();
+    },
+    /** Marks every unfinished image of a request or a regenerate run as failed. */
+    async failOpenImages(where: { requestId: number } | { generationId: string }, values: Updateable<GeneratedImagesTable>) {
+      let q = db
+        .updateTable('generated_images')
+        .set({ ...values, status: 'failed', updated_at: stamp() })
+        .where('status', 'in', ['pending', 'generating']);
+      q =
+        'requestId' in where
+          ? q.where('request_id', '=', where.requestId).where('parent_image_id', 'is', null)
+          : q.where('generation_id', '=', where.generationId);
+      await q.execute();
+    },
+
+    videoPrompts(imageIds: number[]): Promise<VideoPromptRow[]> {
+      if (imageIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('video_prompts')
+        .selectAll()
+        .where('image_id', 'in', imageIds)
+        .orderBy('image_id')
+        .orderBy('position')
+        .execute();
+    },
+    videoPrompt(id: number): Promise<VideoPromptRow | undefined> {
+      return db.selectFrom('video_prompts').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** The image's prompts are replaced as a whole: a second run writes three fresh ones. */
+    async replaceVideoPrompts(
+      userId: number,
+      imageId: number,
+      prompts: { prompt: string; camera: string[]; scene: string; mood: string; model: string }[],
+    ): Promise<VideoPromptRow[]> {
+      const t = stamp();
+      return db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('video_prompts').where('image_id', '=', imageId).execute();
+        return trx
+          .insertInto('video_prompts')
+          .values(
+            prompts.map((p, position) => ({
+              user_id: userId,
+              image_id: imageId,
+              position,
+              prompt: p.prompt,
+              camera_json: JSON.stringify(p.camera),
+              scene: p.scene,
+              mood: p.mood,
+              model: p.model,
+              edited: 0,
+              created_at: t,
+              updated_at: t,
+            })),
+          )
+          .returningAll()
+          .execute();
+      });
+    },
+    async editVideoPrompt(id: number, values: { prompt?: string; camera?: string[] }) {
+      return db
+        .updateTable('video_prompts')
+        .set({
+          ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+          ...(values.camera !== undefined ? { camera_json: JSON.stringify(values.camera) } : {}),
+          edited: 1,
+          updated_at: stamp(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async insertVideo(values: Omit<Insertable<VideoGenerationsTable>, 'created_at' | 'updated_at'>) {
+      const t = stamp();
+      return db
+        .insertInto('video_generations')
+        .values({ ...values, created_at: t, updated_at: t })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+    video(id: number): Promise<VideoGenerationRow | undefined> {
+      return db.selectFrom('video_generations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    videosOfUser(userId: number, ids: number[]): Promise<VideoGenerationRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('video_generations')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids)
+        .execute();
+    },
+    pageOfVideos(userId: number, page: PageQuery): Promise<VideoGenerationRow[]> {
+      let q = db.selectFrom('video_generations').selectAll().where('user_id', '=', userId);
+      if (page.cursor !== undefined) q = q.where('id', '<', page.cursor);
+      if (page.status) q = q.where('status', '=', page.status);
+      return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
+    },
+    async updateVideo(id: number, values: Updateable<VideoGenerationsTable>) {
+      await db
+        .updateTable('video_generations')
+        .set({ ...values, updated_at: stamp() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async fileMimeTypes(ids: (string | null)[]): Promise<Map<string, string>> {
+      const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+      if (wanted.length === 0) return new Map();
+      const rows = await db.selectFrom('stored_files').select(['id', 'mime_type']).where('id', 'in', wanted).execute();
+      return new Map(rows.map((r) => [r.id, r.mime_type]));
+    },
+  };
+}
+
+export type GenerationRepository = ReturnType<typeof createGenerationRepository>;

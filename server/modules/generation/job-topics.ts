@@ -1,0 +1,30 @@
+// Job kinds of the generation service and the progress topics their streams watch.
+export const JOB_KINDS = {
+  analysis: 'analysis',
+  candidates: 'candidates',
+  regenerate: 'regenerate',
+  videoPrompts: 'video-prompts',
+  video: 'video',
+} as const;
+
+export const topics = {
+  request: (id: number) => `request:${id}`,
+  regenerate: (generationId: string) => `regenerate:${generationId}`,
+  videoPrompts: (imageId: number) => `video-prompts:${imageId}`,
+  video: (id: number) => `video:${id}`,
+};
+
+/** What the job handlers publish; the streams turn it into the spec's events in the user's language. */
+export type GenerationEvent =
+  | { type: 'started' }
+  | { type: 'text'; content: string }
+  | { type: 'analysed' }
+  | { type: 'image_ready'; image_id: number; index: number; total: number }
+  | { type: 'prompts_ready'; image_id: number }
+  | { type: 'progress'; progress: number }
+  | { type: 'retrying'; delay_ms: number; code: string }
+  | { type: 'completed' }
+  | { type: 'failed'; error_code: string | null; error_key: string | null };
+
+export const CANDIDATE_COUNT = 6;
+export const VIDEO_PROMPTS_PER_IMAGE = 3;

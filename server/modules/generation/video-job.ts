@@ -1,0 +1,166 @@
+// One video generation: the provider's asynchronous task is started (its id saved at once), polled
+// until it ends, and the video stored with a thumbnail from its first frame. After a restart a
+// cloud task is polled again by its saved id; the built-in engine's task lived in the old process,
+// so a local job starts over.
+import sharp from 'sharp';
+import { abortableSleep } from '../../jobs/abortable-sleep.js';
+import type { JobHandler } from '../../jobs/job-handler.js';
+import {
+  ProviderError,
+  type Aspect,
+  type CameraMove,
+  type VideoKind,
+  type VideoResolution,
+  type VideoTaskState,
+} from '../../providers/capabilities.js';
+import { makeThumbnail } from '../../storage/thumbnails.js';
+import { failureColumns, NO_FAILURE } from './failure.js';
+import type { GenerationContext } from './generation-context.js';
+import { laneOf } from './generation-providers.js';
+import type { VideoGenerationRow } from './generation-tables.js';
+import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { inputImage } from './stored-images.js';
+import { parseCamera } from './stored-json.js';
+
+/** Longest one run waits for a provider's task (spec §9 estimates 2-5 minutes). */
+const VIDEO_TIMEOUT_MS = 30 * 60_000;
+/** The middle of spec §9's estimate, for a progress figure while the provider says nothing. */
+const EXPECTED_MS = 210_000;
+
+type Finished = Extract<VideoTaskState, { state: 'succeeded' }>;
+
+export function videoJob(ctx: GenerationContext): JobHandler {
+  const { repo } = ctx;
+
+  const download = async (video: Finished['video'], signal: AbortSignal): Promise<Buffer> => {
+    if (video.data) return video.data;
+    if (!video.url) throw new ProviderError('bad_response', 'the finished task has neither bytes nor a link');
+    let response: Response;
+    try {
+      response = await fetch(video.url, { signal });
+    } catch (error) {
+      signal.throwIfAborted();
+      throw new ProviderError('unavailable', 'the video could not be downloaded', { cause: error });
+    }
+    if (!response.ok) throw new ProviderError(response.status >= 500 ? 'unavailable' : 'bad_response', `video download answered ${response.status}`);
+    return Buffer.from(await response.arrayBuffer());
+  };
+
+  const store = async (row: VideoGenerationRow, finished: Finished, signal: AbortSignal) => {
+    const data = await download(finished.video, signal);
+    if (data.length === 0) throw new ProviderError('bad_response', 'the video is empty');
+    const file = await ctx.files.put(data, finished.video.mimeType || 'video/mp4', undefined);
+    let thumbnailFileId: string | null = null;
+    let frame = { width: 0, height: 0 };
+    if (row.first_frame_file_id) {
+      const firstFrame = await ctx.files.read(row.first_frame_file_id);
+      if (firstFrame) {
+        const thumb = await makeThumbnail(firstFrame);
+        thumbnailFileId = (await ctx.files.put(thumb.data, thumb.mimeType, thumb)).id;
+        const meta = await sharp(firstFrame).metadata();
+        frame = { width: meta.width ?? 0, height: meta.height ?? 0 };
+      }
+    }
+    return {
+      file,
+      thumbnailFileId,
+      width: finished.video.width ?? (frame.width || null),
+      height: finished.video.height ?? (frame.height || null),
+    };
+  };
+
+  return {
+    kind: JOB_KINDS.video,
+    lane: () => laneOf(ctx.providers.videoGenerator),
+    timeoutMs: VIDEO_TIMEOUT_MS,
+    async run({ job, signal, publish }) {
+      let row = await repo.video(job.ref_id);
+      if (!row || row.status === 'completed') return;
+      const slot = ctx.providers.videoGenerator;
+      if (!slot) throw new ProviderError('unavailable', 'no video generator is configured');
+      const topic = topics.video(row.id);
+      const send = (event: GenerationEvent) => publish(topic, event);
+      const startedAt = row.started_at ?? repo.now();
+      let taskId = row.task_id;
+      const resumable = taskId !== null && row.provider === slot.provider && !slot.localPreview;
+      if (!resumable) {
+        if (!row.first_frame_file_id) throw new ProviderError('invalid_request', 'the first frame is missing');
+        const firstFrame = await inputImage(ctx.files, row.first_frame_file_id, 'first-frame');
+        const lastFrame =
+          row.kind === 'first-last-frame' && row.last_frame_file_id
+            ? await inputImage(ctx.files, row.last_frame_file_id, 'last-frame')
+            : undefined;
+        await repo.updateVideo(row.id, { status: 'generating', progress: 1, started_at: startedAt, task_id: null, ...NO_FAILURE });
+        send({ type: 'started' });
+        const task = await slot.impl.startVideo(
+          {
+            kind: row.kind as VideoKind,
+            firstFrame,
+            ...(lastFrame ? { lastFrame } : {}),
+            prompt: row.video_prompt,
+            camera: parseCamera(row.camera_json) as CameraMove[],
+            aspect: row.aspect as Aspect,
+            durationSeconds: Number(row.duration_seconds),
+            resolution: row.resolution as VideoResolution,
+            promptOptimizer: Number(row.prompt_optimizer) === 1,
+            watermark: Number(row.watermark) === 1,
+          },
+          signal,
+        );
+        signal.throwIfAborted();
+        taskId = task.taskId;
+        await repo.updateVideo(row.id, { task_id: taskId, model: task.model, provider: slot.provider });
+      } else {
+        await repo.updateVideo(row.id, { status: 'generating', ...NO_FAILURE });
+        send({ type: 'started' });
+      }
+      row = (await repo.video(row.id))!;
+
+      let lastProgress = Number(row.progress);
+      for (;;) {
+        await abortableSleep(slot.impl.pollIntervalMs, signal);
+        const state = await slot.impl.pollVideo(taskId!, signal);
+        signal.throwIfAborted();
+        if (state.state === 'failed') {
+          // A task that failed is not polled again: a retry starts a new one.
+          await repo.updateVideo(row.id, { task_id: null });
+          throw state.error;
+        }
+        if (state.state === 'succeeded') {
+          const saved = await store(row, state, signal);
+          signal.throwIfAborted();
+          const completedAt = repo.now();
+          await repo.updateVideo(row.id, {
+            status: 'completed',
+            progress: 100,
+            provider_file_id: state.fileId ?? null,
+            result_file_id: saved.file.id,
+            thumbnail_file_id: saved.thumbnailFileId,
+            width: saved.width,
+            height: saved.height,
+            completed_at: completedAt,
+            processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
+          });
+          send({ type: 'completed' });
+          return;
+        }
+        const elapsed = ctx.now().getTime() - Date.parse(startedAt);
+        const progress = Math.min(95, Math.max(2, Math.round(5 + (90 * elapsed) / EXPECTED_MS)));
+        if (progress !== lastProgress) {
+          lastProgress = progress;
+          await repo.updateVideo(row.id, { progress });
+          send({ type: 'progress', progress });
+        }
+      }
+    },
+    async fail(job, error, _reason, publish) {
+      const failure = failureColumns(error, 'video_generation_failed');
+      await repo.updateVideo(job.ref_id, { status: 'failed', ...failure });
+      publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
+    },
+    async retrying(job, error, delayMs, publish) {
+      const code = error instanceof ProviderError ? error.kind : 'internal';
+      publish(topics.video(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The main group's video calls: create (one or several), list with load-more, detail with every
+// field of spec §3, retry from the original parameters, cancel, and an event stream of the
+// progress of running videos.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../http/app-error.js';
+import { currentUser } from '../../http/current-user.js';
+import { ok } from '../../http/envelope.js';
+import { localeFrom, message } from '../../http/messages.js';
+import { validate } from '../../http/validate.js';
+import { openEventStream } from './event-stream.js';
+import type { GenerationContext } from './generation-context.js';
+import type { VideoGenerationRow } from './generation-tables.js';
+import { topics, type GenerationEvent } from './job-topics.js';
+import { pageOf, pageQuerySchema } from './page-query.js';
+import { idList } from './request-fields.js';
+import { createVideosSchema, createVideoService, MAX_VIDEOS_PER_CALL } from './video-service.js';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const eventsQuery = z.object({
+  ids: z.preprocess(idList, z.array(z.number().int().positive()).max(100)).optional(),
+});
+const finished = (row: VideoGenerationRow) => row.status === 'completed' || row.status === 'failed';
+
+export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext): void {
+  const service = createVideoService(ctx);
+  const locale = (request: FastifyRequest) => localeFrom(request.headers['accept-language']);
+
+  app.post(
+    '/user/video-generations',
+    {
+      config: {
+        openapi: {
+          summary: `Start video generations from generated images (one spec, or items: up to ${MAX_VIDEOS_PER_CALL})`,
+          tags: ['video'],
+          body: createVideosSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { items } = validate(createVideosSchema, request.body);
+      const rows = await service.create(user.id, items, locale(request));
+      reply.code(201);
+      return { ...ok(request, await ctx.views.videos(rows, locale(request)), 'generation_started'), code: 201 };
+    },
+  );
+
+  app.get(
+    '/user/video-generations',
+    {
+      config: {
+        openapi: {
+          summary: 'Video generations, newest first (load more with ?cursor=next_cursor)',
+          tags: ['history'],
+          query: pageQuerySchema,
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const page = validate(pageQuerySchema, request.query);
+      const rows = await ctx.repo.pageOfVideos(user.id, page);
+      return ok(request, pageOf(rows, page, await ctx.views.videos(rows.slice(0, page.limit), locale(request))));
+    },
+  );
+
+  app.get(
+    '/user/video-generations/events',
+    {
+      config: {
+        openapi: {
+          summary: 'Progress of running videos (event stream; ?ids=1,2 or every running one)',
+          tags: ['video'],
+          query: eventsQuery,
+          response: {
+            description:
+              'data: {"type":"video","video"} (a snapshot, and again when one ends) | {"type":"progress","id","status","progress"} | {"type":"complete"}',
+            contentType: 'text/event-stream',
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { ids } = validate(eventsQuery, request.query);
+      const lang = locale(request);
+      const rows = ids
+        ? await ctx.repo.videosOfUser(user.id, ids)
+        : (await ctx.repo.pageOfVideos(user.id, { limit: 100 })).filter((r) => !finished(r));
+      const open = new Set(rows.filter((r) => !finished(r)).map((r) => r.id));
+      const stream = openEventStream(request, reply);
+      let queue = Promise.resolve();
+      const sendVideo = async (id: number) => {
+        const row = await ctx.repo.video(id);
+        if (!row) return;
+        const [view] = await ctx.views.videos([row], lang);
+        stream.send({ type: 'video', video: view });
+        if (finished(row)) open.delete(id);
+      };
+      const endIfDone = () => {
+        if (open.size > 0) return;
+        stream.send({ type: 'complete', message: message('progress_completed', lang) });
+        stream.end();
+      };
+      const unsubscribes = [...open].map((id) =>
+        ctx.jobs.onProgress(topics.video(id), (raw) => {
+          const event = raw as GenerationEvent;
+          queue = queue
+            .then(async () => {
+              if (stream.closed) return;
+              if (event.type === 'progress') {
+                stream.send({ type: 'progress', id, status: 'generating', progress: event.progress });
+              } else if (event.type === 'started') {
+                stream.send({ type: 'progress', id, status: 'generating', progress: 1 });
+              } else if (event.type === 'retrying') {
+                stream.send({ type: 'progress', id, status: 'generating', retry_in_ms: event.delay_ms, reason: event.code });
+              } else if (event.type === 'completed' || event.type === 'failed') {
+                await sendVideo(id);
+                endIfDone();
+              }
+            })
+            .catch((error: unknown) => ctx.log.warn({ err: error }, 'video event stream could not send an event'));
+        }),
+      );
+      try {
+        // A snapshot after subscribing, so an end between the two is not missed.
+        for (const row of rows) await sendVideo(row.id);
+        endIfDone();
+        await stream.finished;
+      } finally {
+        for (const unsubscribe of unsubscribes) unsubscribe();
+        await queue;
+      }
+    },
+  );
+
+  app.get(
+    '/user/video-generations/:id',
+    { config: { openapi: { summary: 'One video generation with every detail of spec §3', tags: ['history'] } } },
+    async (request) => {
+      const user = currentUser(request);
+      const { id } = validate(idParams, request.params);
+      const [row] = await ctx.repo.videosOfUser(user.id, [id]);
+      if (!row) throw new AppError(404, 'not_found');
+      return ok(request, await ctx.views.videoDetail(row, locale(request)));
+    },
+  );
+
+  app.post(
+    '/user/video-generations/:id/retry',
+    { config: { openapi: { summary: 'A new video generation from the original parameters of this one', tags: ['video'] } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { id } = validate(idParams, request.params);
+      const row = await service.retry(user.id, id, locale(request));
+      reply.code(201);
+      return { ...ok(request, await ctx.views.videoDetail(row, locale(request)), 'generation_started'), code: 201 };
+    },
+  );
+
+  app.post(
+    '/user/video-generations/:id/cancel',
+    { config: { openapi: { summary: 'Cancel a running video generation', tags: ['video'] } } },
+    async (request) => {
+      const user = currentUser(request);
+      const { id } = validate(idParams, request.params);
+      const row = await service.cancel(user.id, id);
+      return ok(request, await ctx.views.videoDetail(row, locale(request)), 'generation_cancelled');
+    },
+  );
+}

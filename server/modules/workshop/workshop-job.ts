@@ -1,0 +1,85 @@
+// One workshop item: its text and images through the chosen enhancer, the result saved with its
+// confidence, model and processing time.
+import type { JobHandler } from '../../jobs/job-handler.js';
+import { ProviderError, type Language } from '../../providers/capabilities.js';
+import { failureColumns, NO_FAILURE } from '../generation/failure.js';
+import type { GenerationContext } from '../generation/generation-context.js';
+import { inputImage, saveGeneratedImage } from '../generation/stored-images.js';
+import { parseObject } from '../generation/stored-json.js';
+import { parseConfig, parseFileIds } from './workshop-config.js';
+import { enhancerFor } from './workshop-models.js';
+import type { WorkshopRepository } from './workshop-repository.js';
+
+export const WORKSHOP_JOB = 'workshop';
+export const workshopTopic = (id: number) => `workshop:${id}`;
+/** Spec §9's third-party call timeout. */
+const WORKSHOP_TIMEOUT_MS = 150_000;
+
+export type WorkshopEvent =
+  | { type: 'started' }
+  | { type: 'retrying'; delay_ms: number; code: string }
+  | { type: 'completed' }
+  | { type: 'failed' };
+
+export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): JobHandler {
+  const enhancers = () => ctx.providers.enhancers ?? [];
+  return {
+    kind: WORKSHOP_JOB,
+    lane: (job) => {
+      // The item's chosen provider, which the job is queued with (the row is not read here).
+      const model = parseObject(job.params_json)?.model;
+      return enhancerFor(enhancers(), typeof model === 'string' ? model : undefined)?.provider ?? 'none';
+    },
+    timeoutMs: WORKSHOP_TIMEOUT_MS,
+    async run({ job, signal, publish }) {
+      const item = await repo.item(job.ref_id);
+      if (!item || item.status === 'completed') return;
+      const config = parseConfig(item.config_json);
+      const slot = enhancerFor(enhancers(), config.model);
+      if (!slot) throw new ProviderError('unavailable', 'no enhancer is configured');
+      const startedAt = repo.now();
+      await repo.update(item.id, { status: 'processing', started_at: startedAt, provider: slot.provider, ...NO_FAILURE });
+      publish(workshopTopic(item.id), { type: 'started' } satisfies WorkshopEvent);
+      const images = await Promise.all(parseFileIds(item.input_file_ids).map((id) => inputImage(ctx.files, id, 'source')));
+      const result = await slot.impl.enhance({
+        type: item.type,
+        ...(item.input_text ? { text: item.input_text } : {}),
+        images,
+        creativity: config.creativity,
+        precision: config.precision,
+        style: config.style,
+        language: item.language as Language,
+        signal,
+      });
+      signal.throwIfAborted();
+      if (!result || typeof result.confidence !== 'number' || !Array.isArray(result.images)) {
+        throw new ProviderError('bad_response', 'the enhancer answered without a result');
+      }
+      if (item.type !== 'text' && images.length > 0 && result.images.length === 0 && !result.text) {
+        throw new ProviderError('bad_response', 'the enhancer returned nothing');
+      }
+      const saved = [];
+      for (const image of result.images) saved.push(await saveGeneratedImage(ctx.files, image));
+      signal.throwIfAborted();
+      const completedAt = repo.now();
+      await repo.update(item.id, {
+        status: 'completed',
+        result_text: result.text ?? null,
+        result_file_ids: JSON.stringify(saved.map((s) => s.fileId)),
+        confidence: Math.max(0, Math.min(1, result.confidence)),
+        model: result.model,
+        completed_at: completedAt,
+        processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
+      });
+      publish(workshopTopic(item.id), { type: 'completed' } satisfies WorkshopEvent);
+    },
+    async fail(job, error, _reason, publish) {
+      await repo.update(job.ref_id, { status: 'error', ...failureColumns(error, 'workshop_failed') });
+      publish(workshopTopic(job.ref_id), { type: 'failed' } satisfies WorkshopEvent);
+    },
+    async retrying(job, error, delayMs, publish) {
+      const code = error instanceof ProviderError ? error.kind : 'internal';
+      publish(workshopTopic(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies WorkshopEvent);
+    },
+  };
+}
