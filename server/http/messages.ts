@@ -256,6 +256,13 @@ const catalogue = {
     'th-TH': 'กรุณาอัปโหลดภาพนางแบบหรือภาพลวดลายอย่างน้อยหนึ่งภาพ',
     'id-ID': 'Unggah setidaknya satu gambar model atau gambar motif',
   },
+  image_required: {
+    'zh-CN': '请至少上传一张图片',
+    'en-US': 'Please upload at least one image',
+    'vi-VN': 'Vui lòng tải lên ít nhất một ảnh',
+    'th-TH': 'กรุณาอัปโหลดภาพอย่างน้อยหนึ่งภาพ',
+    'id-ID': 'Unggah setidaknya satu gambar',
+  },
   text_too_long: {
     'zh-CN': '{field} 最多 {max} 个字符',
     'en-US': '{field} must be at most {max} characters',

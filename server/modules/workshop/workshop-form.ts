@@ -100,7 +100,7 @@ export async function readWorkshopInput(request: FastifyRequest, maxBytes: numbe
   const typeValue = fields.type ?? (images.length > 0 ? (text ? 'mixed' : 'image') : 'text');
   const type = validate(z.object({ type: z.enum(WORKSHOP_TYPES) }), { type: typeValue }).type;
   if ((type === 'text' || type === 'mixed') && !text) refuse([{ field: 'text', key: 'field_required', message: 'text is required' }]);
-  if ((type === 'image' || type === 'mixed') && images.length === 0) throw new AppError(400, 'images_required');
+  if ((type === 'image' || type === 'mixed') && images.length === 0) throw new AppError(400, 'image_required');
 
   let rawConfig: unknown = fields.config;
   if (typeof rawConfig === 'string') {
