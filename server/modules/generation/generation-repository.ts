@@ -54,6 +54,7 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
     },
     /** A user's requests by their client ids, or the latest `limit` when none are given; newest first. */
     requestsOfUser(userId: number, clientRequestIds: string[] | undefined, limit: number): Promise<GenerationRequestRow[]> {
+      if (clientRequestIds?.length === 0) return Promise.resolve([]);
       let q = db.selectFrom('generation_requests').selectAll().where('user_id', '=', userId);
       if (clientRequestIds) q = q.where('client_request_id', 'in', clientRequestIds);
       return q.orderBy('id', 'desc').limit(limit).execute();

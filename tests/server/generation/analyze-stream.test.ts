@@ -138,6 +138,8 @@ describe('POST /image-api/analyze-images-json-stream', () => {
     expect(request.images.filter((i) => i.status === 'completed')).toHaveLength(6);
     expect(request.analysis_text).toContain('Red and blue stripes');
 
+    const empty = await t.call<RequestView[]>('POST', '/api/user/image-requests', { token: general.token, body: { request_ids: [] } });
+    expect(empty.body.data).toEqual([]);
     // Without ids: the latest requests, newest first.
     const latest = await t.call<RequestView[]>('POST', '/api/user/image-requests', { token: general.token, body: { limit: 2 } });
     expect(latest.body.data.map((r) => r.request_id)).toEqual(['req-cut-1', 'req-order-1']);
