@@ -100,6 +100,8 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
       await ctx.jobs.enqueue({ kind: JOB_KINDS.candidates, refId: request.id, userId: request.user_id });
     },
     async fail(job, error, _reason, publish) {
+      // A cancel that lands as the work finishes must not turn finished work into a failure.
+      if ((await repo.request(job.ref_id))?.status === 'completed') return;
       const failure = failureColumns(error, 'analysis_error', 'analysis_format_error');
       await repo.updateRequest(job.ref_id, { status: 'failed', ...failure });
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);

@@ -50,6 +50,8 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
       publish(topic, { type: 'completed' } satisfies GenerationEvent);
     },
     async fail(job, error, _reason, publish) {
+      // A cancel that lands as the work finishes must not turn finished work into a failure.
+      if ((await repo.request(job.ref_id))?.status === 'completed') return;
       const failure = failureColumns(error, 'image_generation_failed');
       await repo.failOpenImages({ requestId: job.ref_id }, failure);
       await repo.updateRequest(job.ref_id, { status: 'failed', ...failure });

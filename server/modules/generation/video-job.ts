@@ -154,6 +154,8 @@ export function videoJob(ctx: GenerationContext): JobHandler {
       }
     },
     async fail(job, error, _reason, publish) {
+      // A cancel that lands as the video finishes must not turn a finished video into a failure.
+      if ((await repo.video(job.ref_id))?.status === 'completed') return;
       const failure = failureColumns(error, 'video_generation_failed');
       await repo.updateVideo(job.ref_id, { status: 'failed', ...failure });
       publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);

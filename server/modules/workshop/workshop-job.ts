@@ -74,6 +74,8 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       publish(workshopTopic(item.id), { type: 'completed' } satisfies WorkshopEvent);
     },
     async fail(job, error, _reason, publish) {
+      // A cancel that lands as the item finishes must not turn its result into a failure.
+      if ((await repo.item(job.ref_id))?.status === 'completed') return;
       await repo.update(job.ref_id, { status: 'error', ...failureColumns(error, 'workshop_failed') });
       publish(workshopTopic(job.ref_id), { type: 'failed' } satisfies WorkshopEvent);
     },
