@@ -1,0 +1,110 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import type { EnhanceInput } from '../../../../server/providers/capabilities.js';
+import { ProviderError } from '../../../../server/providers/capabilities.js';
+import { createLocalEnhancer, IMAGE_CONFIDENCE } from '../../../../server/providers/local/enhancer.js';
+import { LOCAL_PREVIEW_MODEL } from '../../../../server/providers/local/model-name.js';
+import { toneCorrectionFor } from '../../../../server/providers/local/image-tone-correction.js';
+import { jpeg, png } from './test-images.js';
+
+/** A dull, low-contrast photo: values squeezed into 90..160. */
+const dull = (x: number, y: number): [number, number, number] => [90 + ((x * 3) % 70), 100 + ((y * 2) % 60), 110 + ((x + y) % 50)];
+
+function request(over: Partial<EnhanceInput>): EnhanceInput {
+  return {
+    type: 'image',
+    images: [],
+    creativity: 0.5,
+    precision: 0.5,
+    style: 'natural',
+    language: 'en-US',
+    signal: new AbortController().signal,
+    ...over,
+  };
+}
+
+describe('local enhancer', () => {
+  it('enlarges an image x2 with lanczos and stretches its tones, keeping the format', async () => {
+    const enhancer = createLocalEnhancer();
+    const input = await jpeg(80, 60, dull);
+    const result = await enhancer.enhance(request({ images: [{ data: input, mimeType: 'image/jpeg', role: 'source' }] }));
+    expect(result.model).toBe(LOCAL_PREVIEW_MODEL);
+    expect(result.confidence).toBe(IMAGE_CONFIDENCE.lanczos);
+    expect(result.text).toBeUndefined();
+    const [image] = result.images;
+    expect(image).toMatchObject({ mimeType: 'image/jpeg', width: 160, height: 120 });
+    const meta = await sharp(image!.data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 160, 120]);
+    const before = await sharp(input).stats();
+    const after = await sharp(image!.data).stats();
+    // Auto levels widen the tonal range.
+    expect(after.channels[0]!.stdev).toBeGreaterThan(before.channels[0]!.stdev * 1.3);
+  });
+
+  it('uses the server upscaler when given one, with its signal, and says it is surer', async () => {
+    const calls: AbortSignal[] = [];
+    const enhancer = createLocalEnhancer({
+      upscale: async (image, signal) => {
+        calls.push(signal);
+        const meta = await sharp(image).metadata();
+        return sharp(image).resize(meta.width * 2, meta.height * 2, { kernel: 'nearest' }).png().toBuffer();
+      },
+    });
+    const signal = new AbortController().signal;
+    const result = await enhancer.enhance(request({ images: [{ data: await png(40, 30, dull), mimeType: 'image/png', role: 'source' }], signal }));
+    expect(calls).toEqual([signal]);
+    expect(result.confidence).toBe(IMAGE_CONFIDENCE.withUpscaler);
+    expect(result.images[0]).toMatchObject({ mimeType: 'image/png', width: 80, height: 60 });
+  });
+
+  it('keeps transparency', async () => {
+    const enhancer = createLocalEnhancer();
+    const rgba = await sharp({ create: { width: 20, height: 20, channels: 4, background: { r: 200, g: 50, b: 50, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
+    const result = await enhancer.enhance(request({ images: [{ data: rgba, mimeType: 'image/png', role: 'source' }] }));
+    const stats = await sharp(result.images[0]!.data).stats();
+    expect(stats.channels).toHaveLength(4);
+    expect(stats.channels[3]!.mean).toBeGreaterThan(120);
+    expect(stats.channels[3]!.mean).toBeLessThan(135);
+  });
+
+  it('settings: creativity moves further, precision holds back, styles differ', () => {
+    const calm = toneCorrectionFor('natural', 0.1, 0.9);
+    const bold = toneCorrectionFor('artistic', 0.9, 0.1);
+    expect(bold.contrast).toBeGreaterThan(calm.contrast);
+    expect(bold.saturation).toBeGreaterThan(calm.saturation);
+    expect(bold.clipPercent).toBeGreaterThan(calm.clipPercent);
+    expect(toneCorrectionFor('professional', 0.5, 0.8).sharpen).toBeGreaterThan(0);
+    expect(toneCorrectionFor('creative', 1, 0).saturation).toBeGreaterThan(toneCorrectionFor('creative', 1, 1).saturation);
+  });
+
+  it('tidies text, and a mixed request gets both with the lower confidence', async () => {
+    const enhancer = createLocalEnhancer();
+    const text = await enhancer.enhance(request({ type: 'text', text: '面料成分:65%poly,35%棉' }));
+    expect(text.text).toBe('面料成分：65% polyester, 35% 棉');
+    expect(text.images).toEqual([]);
+    expect(text.confidence).toBeGreaterThanOrEqual(0.2);
+    expect(text.confidence).toBeLessThanOrEqual(0.4);
+
+    const mixed = await enhancer.enhance(
+      request({ type: 'mixed', text: '180gsm', images: [{ data: await png(16, 16, dull), mimeType: 'image/png', role: 'source' }] }),
+    );
+    expect(mixed.text).toBe('180 g/m²');
+    expect(mixed.images).toHaveLength(1);
+    expect(mixed.confidence).toBe(Math.min(IMAGE_CONFIDENCE.lanczos, 0.22));
+  });
+
+  it('refuses empty requests and unreadable images, and honours cancellation', async () => {
+    const enhancer = createLocalEnhancer();
+    const kind = (k: string) => (e: unknown) => e instanceof ProviderError && e.kind === k;
+    await expect(enhancer.enhance(request({ type: 'text', text: '  ' }))).rejects.toSatisfy(kind('invalid_request'));
+    await expect(enhancer.enhance(request({ type: 'image' }))).rejects.toSatisfy(kind('invalid_request'));
+    await expect(
+      enhancer.enhance(request({ images: [{ data: Buffer.from('nope'), mimeType: 'image/png', role: 'source' }] })),
+    ).rejects.toSatisfy(kind('invalid_request'));
+    const controller = new AbortController();
+    controller.abort();
+    await expect(enhancer.enhance(request({ type: 'text', text: 'x', signal: controller.signal }))).rejects.toSatisfy(kind('cancelled'));
+  });
+});
