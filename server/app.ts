@@ -19,6 +19,7 @@ import { registerUpscaleGroup } from './modules/upscale/upscale-group.js';
 import { createGenerationModule, type GenerationOverrides } from './modules/generation/generation-module.js';
 import { registerHistoryRoutes } from './modules/generation/history-routes.js';
 import { registerImageGroup } from './modules/generation/image-group.js';
+import { configuredProviders } from './modules/generation/registry-providers.js';
 import { registerVideoRoutes } from './modules/generation/video-routes.js';
 import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
 import { registerFileRoutes } from './storage/file-routes.js';
@@ -122,7 +123,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     log: app.log,
     now: services.now,
     linkPrefix: mainPrefix,
-    providers: options.generation?.providers ?? {},
+    providers: options.generation?.providers ?? configuredProviders(config, options.generation?.local),
     runner: options.generation?.runner,
   });
   app.addHook('onReady', async () => generation.runner.start());

@@ -11,6 +11,7 @@ import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
 import { analysisJob } from './analysis-job.js';
 import { candidatesJob } from './candidates-job.js';
 import type { GenerationContext } from './generation-context.js';
+import type { LocalProviderOptions } from '../../providers/local/index.js';
 import type { GenerationProviders } from './generation-providers.js';
 import { createGenerationRepository } from './generation-repository.js';
 import { generationDb } from './generation-tables.js';
@@ -23,7 +24,10 @@ import { videoPromptsJob } from './video-prompts-job.js';
 export const FILE_LINK_TTL_SECONDS = 24 * 3600;
 
 export interface GenerationOverrides {
+  /** Instead of the configured providers (tests pass a double). */
   providers?: GenerationProviders;
+  /** Settings of the built-in engine (tests: no pauses, small fast videos). */
+  local?: LocalProviderOptions;
   /** Faster polls and backoff for tests. */
   runner?: Partial<Omit<JobRunnerOptions, 'db' | 'now' | 'log'>>;
 }

@@ -1,7 +1,9 @@
 // The provider registry's choice per capability, as the generation module's slots. The workshop
 // also offers the built-in engine next to a cloud enhancer, so a designer can pick it offline.
+import type { AppConfig } from '../../config.js';
 import type { ProviderCapabilities } from '../../providers/capabilities.js';
-import type { ChosenCapability, ProviderRegistry } from '../../providers/registry.js';
+import { createLocalProvider, type LocalProviderOptions } from '../../providers/local/index.js';
+import { createProviderRegistry, type ChosenCapability, type ProviderRegistry } from '../../providers/registry.js';
 import type { GenerationProviders, ProviderSlot } from './generation-providers.js';
 
 const slot = <T>(chosen: ChosenCapability<T>): ProviderSlot<T> => ({
@@ -22,4 +24,10 @@ export function providersFromRegistry(registry: ProviderRegistry, local: Provide
     videoGenerator: slot(registry.videoGenerator),
     enhancers,
   };
+}
+
+/** What the server offers from its settings: the registry's choices over the built-in engine. */
+export function configuredProviders(config: AppConfig, localOptions: LocalProviderOptions = {}): GenerationProviders {
+  const local = createLocalProvider(localOptions);
+  return providersFromRegistry(createProviderRegistry(config.providers, local), local);
 }

@@ -82,8 +82,10 @@ let counter = 0;
 
 export async function createGenerationApp(
   kind: DatabaseKind,
-  providers: GenerationProviders,
+  /** undefined: what the server's settings choose (with no keys, the built-in engine). */
+  providers: GenerationProviders | undefined,
   runner: NonNullable<GenerationOverrides['runner']> = FAST_RUNNER,
+  local?: GenerationOverrides['local'],
 ): Promise<GenerationTestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-gen-'));
   const schema = kind === 'postgres' ? uniqueSchema() : undefined;
@@ -99,7 +101,7 @@ export async function createGenerationApp(
   });
   let current = providers;
   const start = async () => {
-    const app = await buildApp(config, { generation: { providers: current, runner } });
+    const app = await buildApp(config, { generation: { providers: current, runner, local } });
     await ensureAdmin(config, app.services);
     await app.ready();
     return app;
