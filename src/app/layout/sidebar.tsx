@@ -39,7 +39,9 @@ export function Sidebar({ items }: { items: MenuItem[] }) {
         </ul>
       </nav>
       {name ? (
-        <Link to="/settings" className="sidebar__user" aria-label={t('nav.account', { name })}>
+        // Named by its content, not aria-label: a label that differs from the shown text defeats speech control.
+        <Link to="/settings" className="sidebar__user">
+          <span className="visually-hidden">{t('nav.account', { name })}</span>
           <span className="avatar" aria-hidden="true">
             {name.slice(0, 1).toUpperCase()}
           </span>
