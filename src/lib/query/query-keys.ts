@@ -5,4 +5,11 @@ export const queryKeys = {
     all: ['prompts'] as const,
     list: () => ['prompts', 'list'] as const,
   },
+  history: {
+    all: ['history'] as const,
+    list: (kind: 'images' | 'videos') => ['history', 'list', kind] as const,
+    detail: (kind: 'image' | 'video', id: number) => ['history', 'detail', kind, id] as const,
+    details: ['history', 'detail'] as const,
+    recent: ['history', 'recent'] as const,
+  },
 } as const;

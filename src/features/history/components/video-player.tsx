@@ -1,0 +1,54 @@
+// The video of a detail dialog, with spec §8's playback errors: a network failure ("check the
+// network") and a browser without video support, each with a way to try again.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+type PlaybackError = 'network' | 'unsupported' | null;
+
+function supportsMp4(): boolean {
+  if (typeof document === 'undefined') return false;
+  const video = document.createElement('video');
+  return typeof video.canPlayType === 'function' && video.canPlayType('video/mp4') !== '';
+}
+
+export function VideoPlayer({ src, poster, label }: { src: string; poster: string | null; label: string }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<PlaybackError>(() => (supportsMp4() ? null : 'unsupported'));
+  const [attempt, setAttempt] = useState(0);
+  if (error) {
+    return (
+      <div className="history-player history-player--error" role="alert" data-testid="playback-error" data-error={error}>
+        <p>{t(error === 'network' ? 'history.playbackFailed' : 'history.videoUnsupported')}</p>
+        {error === 'network' ? (
+          <button
+            type="button"
+            className="btn btn--ghost"
+            onClick={() => {
+              setError(null);
+              setAttempt((n) => n + 1);
+            }}
+          >
+            {t('history.retry')}
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <video
+      key={attempt}
+      className="history-player"
+      src={src}
+      poster={poster ?? undefined}
+      controls
+      playsInline
+      preload="metadata"
+      aria-label={label}
+      data-testid="video-player"
+      onError={(event) => {
+        const code = event.currentTarget.error?.code;
+        setError(code === 4 ? 'unsupported' : 'network');
+      }}
+    />
+  );
+}
