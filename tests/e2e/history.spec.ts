@@ -179,6 +179,19 @@ test.describe('online', () => {
     await expect(page).toHaveURL(new RegExp(`#/video-generation\\?from=video:${retried}$`));
   });
 
+  test('home: recent work shows the newest items and opens their details', async ({ page }) => {
+    await openSignedIn(page, server.url, grant, '#/');
+    const recent = page.getByTestId('home-recent');
+    await expect(recent.locator(':scope > li')).toHaveCount(6);
+    // The retried video is the newest item of all.
+    await expect(recent.locator(':scope > li').first().getByRole('link')).toHaveAttribute('data-testid', `home-recent-video-${videoId + 1}`);
+    await expect(page.getByTestId(`home-recent-video-${videoId}`)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId(`home-recent-video-${videoId}`).click();
+    await expect(page.getByTestId('video-detail')).toBeVisible();
+    await expect(page.getByTestId('history-tab-videos')).toHaveAttribute('aria-selected', 'true');
+  });
+
   test('keyboard: tabs by arrow keys, a detail opened with Enter and closed with Escape', async ({ page }) => {
     await openSignedIn(page, server.url, grant, '#/history');
     await expect(listItems(page, 'images')).toHaveCount(12);

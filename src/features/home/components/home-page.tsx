@@ -1,12 +1,11 @@
-// Home (spec §2): a greeting and the user's tools as cards; recent work arrives with history.
+// Home (spec §2): a greeting, the user's tools as cards, and their recent work from history.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { EmptyState } from '../../../components/empty-state';
-import { HistoryIcon } from '../../../components/icons';
 import { useSession } from '../../../lib/session/use-session';
 import { displayNameOf } from '../../../lib/session/user';
 import { greetingKey } from '../model/greeting';
 import { toolsFor } from '../model/tool-cards';
+import { RecentWork } from './recent-work';
 import { ToolIcon } from './tool-icon';
 import './home-page.css';
 
@@ -51,7 +50,7 @@ export default function HomePage() {
         <h2 id="home-recent" className="home__section-title">
           {t('home.recentTitle')}
         </h2>
-        <EmptyState icon={<HistoryIcon size={30} />} title={t('home.recentEmptyTitle')} description={t('home.recentEmptyBody')} />
+        <RecentWork canSeeHistory={tools.some((tool) => tool.key === 'history')} />
       </section>
     </div>
   );
