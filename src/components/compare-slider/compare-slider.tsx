@@ -184,7 +184,8 @@ export function CompareSlider({
         </button>
         <button
           type="button"
-          aria-label={t('imageProcessing.viewer.reset')}
+          // The shown zoom first, so the name contains the visible text (axe label-content-name-mismatch).
+          aria-label={`${Math.round(view.scale * 100)}% ${t('imageProcessing.viewer.reset')}`}
           onClick={() => changeView(IDENTITY)}
         >
           {Math.round(view.scale * 100)}%
