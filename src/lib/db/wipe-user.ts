@@ -1,6 +1,7 @@
 // Removes every record of one user from every store (logout, account switch).
 import { openLoomDb } from './open-db';
 import { USER_STORES } from './schema';
+import { wipeOtherWorkshopQueues, wipeWorkshopQueue } from './workshop-queue-store';
 
 export async function wipeUserData(userKey: string): Promise<void> {
   const db = await openLoomDb();
@@ -13,6 +14,7 @@ export async function wipeUserData(userKey: string): Promise<void> {
       await tx.objectStore(name).delete(id);
   }
   await tx.done;
+  await wipeWorkshopQueue(userKey);
 }
 
 /** Everything, whoever it belonged to: used when the signed-in user is not known any more. */
@@ -21,6 +23,7 @@ export async function wipeAllUserData(): Promise<void> {
   const tx = db.transaction([...USER_STORES], 'readwrite');
   await Promise.all(USER_STORES.map((name) => tx.objectStore(name).clear()));
   await tx.done;
+  await wipeWorkshopQueue(null);
 }
 
 /** Every user's data except this one's (a different account signed in on a shared device). */
@@ -39,5 +42,6 @@ export async function wipeOtherUsersData(keep: string): Promise<number> {
     }
   }
   await tx.done;
+  await wipeOtherWorkshopQueues(keep);
   return removed;
 }
