@@ -129,6 +129,23 @@ test.describe('online', () => {
     await expect(video.getByTestId('field-source-image')).toContainText(`Image #${newest.id}`);
   });
 
+  test('a detail that fails to load says so and loads on retry; download saves the file', async ({ page }) => {
+    let failedOnce = false;
+    await page.route(`**/api/user/generated-images/${newest.id}`, (route) => {
+      if (failedOnce) return route.continue();
+      failedOnce = true;
+      return route.abort('connectionreset');
+    });
+    await openSignedIn(page, server.url, grant, `#/history?image=${newest.id}`);
+    const dialog = page.getByTestId('image-detail');
+    await expect(dialog.getByTestId('detail-load-failed')).toContainText('Could not load the details');
+    await dialog.getByRole('button', { name: 'Retry' }).click();
+    await expect(dialog.getByTestId('field-user-prompt')).toContainText('Summer linen dress, run 5');
+    const download = page.waitForEvent('download');
+    await dialog.getByTestId('download').click();
+    expect((await download).suggestedFilename()).toBe(`image-${newest.id}.jpg`);
+  });
+
   test('video detail: every field, it plays, a retry, and the fork into the workflow', async ({ page }) => {
     await openSignedIn(page, server.url, grant, `#/history?tab=videos&video=${videoId}`);
     const dialog = page.getByTestId('video-detail');
@@ -251,6 +268,28 @@ test('offline after one visit: history and an opened detail still there; logout 
     .toContain('loom-studio/query-cache: history-e2e-5');
 
   const seen = await listItems(page, 'images').count();
+  const footprint = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('loom-studio');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const records = await new Promise<unknown[]>((resolve) => {
+      const req = db.transaction('query-cache').objectStore('query-cache').getAll();
+      req.onsuccess = () => resolve(req.result);
+    });
+    db.close();
+    const cache = await caches.open('loom-user-media');
+    let thumbs = 0;
+    let thumbBytes = 0;
+    for (const request of await cache.keys()) {
+      if (!/-thumb\./.test(request.url)) continue;
+      thumbs += 1;
+      thumbBytes += (await (await cache.match(request))!.blob()).size;
+    }
+    return { queryCacheBytes: JSON.stringify(records).length, thumbs, thumbBytes };
+  });
+  console.log(`kept for ${seen} items and one detail: ${JSON.stringify(footprint)}`);
   await proxy.cut();
   let reloadMs: number;
   try {
@@ -268,7 +307,7 @@ test('offline after one visit: history and an opened detail still there; logout 
     await expect(dialog.getByTestId('field-user-prompt')).toContainText('Summer linen dress, run 5');
     await expect(dialog.getByTestId('field-moments')).toContainText('New fabric');
     expect(await page.getByTestId('detail-image').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-    writeFileSync('/tmp/history-offline-reload.json', JSON.stringify({ reloadMs }));
+    writeFileSync('/tmp/history-offline-reload.json', JSON.stringify({ reloadMs, seen, footprint }));
   } finally {
     await proxy.restore();
   }
