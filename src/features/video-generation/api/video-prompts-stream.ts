@@ -1,0 +1,29 @@
+// POST /video-prompts-stream: three video prompts for each selected image; PUT /user/video-prompts/{id}.
+import { http, postEventStream, type StreamOutcome } from '../../../lib/api';
+import type { VideoPromptView } from '../model/generation-types';
+
+export type VideoPromptsEvent =
+  | { type: 'connected'; image_ids: number[] }
+  | { type: 'progress'; image_id?: number; progress?: number; message?: string }
+  | { type: 'prompts'; image_id: number; prompts: VideoPromptView[] }
+  | { type: 'image_error'; image_id: number; code?: string; message?: string }
+  | { type: 'complete'; count: number }
+  | { type: 'error'; code?: string; message?: string };
+
+export function streamVideoPrompts(
+  input: { imageIds: number[]; language: string; fabricInfo: Record<string, string> },
+  onEvent: (e: VideoPromptsEvent) => void,
+  signal: AbortSignal,
+): Promise<StreamOutcome> {
+  return postEventStream<VideoPromptsEvent>({
+    path: '/video-prompts-stream',
+    body: { image_ids: input.imageIds, language: input.language, fabric_info: input.fabricInfo },
+    onEvent,
+    isFinal: (e) => e.type === 'complete' || e.type === 'error',
+    signal,
+  });
+}
+
+export function saveVideoPrompt(id: number, prompt: string): Promise<VideoPromptView> {
+  return http.put<VideoPromptView>('main', `/user/video-prompts/${id}`, { prompt });
+}
