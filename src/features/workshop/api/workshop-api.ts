@@ -1,0 +1,59 @@
+// The workshop calls of the third group (X-API-Version: v1, ADMIN only on the server). Its replies
+// are the main API's envelope; the group client hands the body back as is, so it is opened here.
+import { http, request } from '../../../lib/api';
+import { unwrapEnvelope } from '../../../lib/api/envelope';
+import { i18n } from '../../../i18n/i18n';
+import type { WorkshopConfig, WorkshopItem, WorkshopModel, WorkshopPage, WorkshopType } from '../model/workshop-item';
+
+const open = <T>(body: unknown): T => unwrapEnvelope<T>(body, (key, options) => i18n.t(key, options));
+
+export async function fetchWorkshopModels(signal?: AbortSignal): Promise<WorkshopModel[]> {
+  return open<WorkshopModel[]>(await http.get<unknown>('third', '/workshop/models', { signal }));
+}
+
+export async function fetchWorkshopItems(
+  params: { cursor?: string | null; limit?: number },
+  signal?: AbortSignal,
+): Promise<WorkshopPage> {
+  const query = { limit: params.limit ?? 20, ...(params.cursor ? { cursor: params.cursor } : {}) };
+  return open<WorkshopPage>(await http.get<unknown>('third', '/workshop/items', { params: query, signal }));
+}
+
+export async function fetchWorkshopItem(id: number, signal?: AbortSignal): Promise<WorkshopItem> {
+  return open<WorkshopItem>(await http.get<unknown>('third', `/workshop/items/${id}`, { signal }));
+}
+
+export interface NewItem {
+  type: WorkshopType;
+  text: string;
+  files: { name: string; blob: Blob }[];
+  config: WorkshopConfig;
+  language: string;
+}
+
+/** Multipart, so images are not held to the 1 MB JSON limit. */
+export async function createWorkshopItem(item: NewItem, signal?: AbortSignal): Promise<WorkshopItem> {
+  const form = new FormData();
+  form.append('type', item.type);
+  if (item.type !== 'image' && item.text) form.append('text', item.text);
+  form.append('config', JSON.stringify(item.config));
+  form.append('language', item.language);
+  for (const file of item.files) form.append('images[]', file.blob, file.name);
+  // Content-Type is left to the browser (multipart boundary); the group's JSON header is removed.
+  const body = await request<unknown>('third', {
+    method: 'POST',
+    url: '/workshop/items',
+    data: form,
+    signal,
+    headers: { 'Content-Type': undefined },
+  });
+  return open<WorkshopItem>(body);
+}
+
+export async function cancelWorkshopItem(id: number): Promise<WorkshopItem> {
+  return open<WorkshopItem>(await http.post<unknown>('third', `/workshop/items/${id}/cancel`));
+}
+
+export async function retryWorkshopItem(id: number): Promise<WorkshopItem> {
+  return open<WorkshopItem>(await http.post<unknown>('third', `/workshop/items/${id}/retry`));
+}

@@ -1,0 +1,173 @@
+// The workshop queue: items added on the device wait (kept in IndexedDB with their files) and are
+// sent when a slot is free; sent items are the server's and are followed through the polled list.
+// Sending goes through the shared retry policy; after its budget the item shows the failure and a
+// retry. Cancel and retry of a sent item are server calls; their answers update the cached list.
+import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError, isCancelled } from '../../../lib/api';
+import {
+  deleteWorkshopQueueRecord,
+  putWorkshopQueueRecord,
+  readWorkshopQueue,
+  wipeOtherWorkshopQueues,
+} from '../../../lib/db/workshop-queue-store';
+import { useOnlineStatus } from '../../../lib/offline/online-status';
+import { RetryGaveUp, withRetry } from '../../../lib/retry/with-retry';
+import { cancelWorkshopItem, createWorkshopItem, retryWorkshopItem } from '../api/workshop-api';
+import { workshopKeys } from '../api/workshop-keys';
+import type { WorkshopItem, WorkshopPage } from '../model/workshop-item';
+import { afterReload, entriesToStart, type QueueEntry } from '../model/workshop-queue';
+
+type Pages = InfiniteData<WorkshopPage, string | null>;
+
+export interface WorkshopQueue {
+  entries: QueueEntry[];
+  loaded: boolean;
+  add(entry: Omit<QueueEntry, 'id' | 'userKey' | 'state' | 'createdAt'>): Promise<void>;
+  removeEntry(id: string): Promise<void>;
+  resendEntry(id: string): Promise<void>;
+  cancelItem(id: number): Promise<WorkshopItem>;
+  retryItem(id: number): Promise<WorkshopItem>;
+}
+
+function newId(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+export function useWorkshopQueue(userKey: string | null, runningOnServer: number): WorkshopQueue {
+  const { i18n, t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { online } = useOnlineStatus();
+  const [entries, setEntries] = useState<QueueEntry[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const controllers = useRef(new Map<string, AbortController>());
+  const entriesRef = useRef(entries);
+  entriesRef.current = entries;
+
+  useEffect(() => {
+    let live = true;
+    setLoaded(false);
+    setEntries([]);
+    if (!userKey) return;
+    void (async () => {
+      await wipeOtherWorkshopQueues(userKey).catch(() => undefined);
+      const stored = afterReload(await readWorkshopQueue<QueueEntry>(userKey).catch(() => []));
+      if (!live) return;
+      setEntries(stored);
+      setLoaded(true);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [userKey]);
+
+  const save = useCallback(async (entry: QueueEntry) => {
+    setEntries((list) => (list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [...list, entry]));
+    await putWorkshopQueueRecord(entry).catch(() => undefined);
+  }, []);
+
+  const drop = useCallback(async (id: string) => {
+    setEntries((list) => list.filter((e) => e.id !== id));
+    await deleteWorkshopQueueRecord(id).catch(() => undefined);
+  }, []);
+
+  const putItem = useCallback(
+    (item: WorkshopItem) => {
+      queryClient.setQueryData<Pages>(workshopKeys.items(), (data) => {
+        if (!data || data.pages.length === 0) {
+          return { pages: [{ items: [item], next_cursor: null, has_more: false }], pageParams: [null] };
+        }
+        const present = data.pages.some((p) => p.items.some((i) => i.id === item.id));
+        const pages = data.pages.map((page, index) => {
+          if (present) return { ...page, items: page.items.map((i) => (i.id === item.id ? item : i)) };
+          return index === 0 ? { ...page, items: [item, ...page.items] } : page;
+        });
+        return { ...data, pages };
+      });
+    },
+    [queryClient],
+  );
+
+  const send = useCallback(
+    async (entry: QueueEntry) => {
+      const controller = new AbortController();
+      controllers.current.set(entry.id, controller);
+      await save({ ...entry, state: 'sending', error: undefined, retryable: undefined });
+      try {
+        const item = await withRetry(
+          (signal) =>
+            createWorkshopItem(
+              { type: entry.type, text: entry.text, files: entry.files, config: entry.config, language: i18n.resolvedLanguage ?? 'zh-CN' },
+              signal,
+            ),
+          { signal: controller.signal },
+        );
+        putItem(item);
+        await drop(entry.id);
+        void queryClient.invalidateQueries({ queryKey: workshopKeys.items() });
+      } catch (error) {
+        if (controller.signal.aborted || isCancelled(error)) return;
+        const last = error instanceof RetryGaveUp ? error.lastError : error;
+        const message = isApiError(last) ? last.message : t('workshop.errors.sendFailed');
+        await save({ ...entry, state: 'failed', error: message, retryable: error instanceof RetryGaveUp });
+      } finally {
+        controllers.current.delete(entry.id);
+      }
+    },
+    [drop, i18n.resolvedLanguage, putItem, queryClient, save, t],
+  );
+
+  // Start what fits whenever a slot frees up (an item finished, a send ended, the connection came back).
+  useEffect(() => {
+    if (!loaded || !online) return;
+    const view = entries.map((e) => (controllers.current.has(e.id) ? { ...e, state: 'sending' as const } : e));
+    for (const entry of entriesToStart(view, runningOnServer)) {
+      if (!controllers.current.has(entry.id)) void send(entry);
+    }
+  }, [entries, loaded, online, runningOnServer, send]);
+
+  const add = useCallback<WorkshopQueue['add']>(
+    async (input) => {
+      if (!userKey) return;
+      await save({ ...input, id: newId(), userKey, state: 'waiting', createdAt: Date.now() });
+    },
+    [save, userKey],
+  );
+
+  const removeEntry = useCallback(
+    async (id: string) => {
+      controllers.current.get(id)?.abort();
+      await drop(id);
+    },
+    [drop],
+  );
+
+  const resendEntry = useCallback(
+    async (id: string) => {
+      const entry = entriesRef.current.find((e) => e.id === id);
+      if (entry) await save({ ...entry, state: 'waiting', error: undefined, retryable: undefined });
+    },
+    [save],
+  );
+
+  const cancelItem = useCallback(
+    async (id: number) => {
+      const item = await cancelWorkshopItem(id);
+      putItem(item);
+      return item;
+    },
+    [putItem],
+  );
+
+  const retryItem = useCallback(
+    async (id: number) => {
+      const item = await withRetry(() => retryWorkshopItem(id));
+      putItem(item);
+      return item;
+    },
+    [putItem],
+  );
+
+  return { entries, loaded, add, removeEntry, resendEntry, cancelItem, retryItem };
+}

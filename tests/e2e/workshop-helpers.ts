@@ -1,0 +1,97 @@
+// Helpers of the workshop browser tests: a small server speaking Gemini's generateContent wire
+// format (answers scripted per request: a safety block, a slow answer, a good one), and the
+// third-group calls made straight from Node for setup and measurements.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export const GEMINI_TEXT_MODEL = 'gemini-text-test';
+export const GEMINI_IMAGE_MODEL = 'gemini-image-test';
+export const ENHANCED = { text: 'Rose voile: a featherlight cotton with a crimson floral, made for summer.', confidence: 0.82 };
+
+export type GeminiAnswer = 'ok' | 'safety' | { delayMs: number };
+
+export interface FakeGemini {
+  url: string;
+  /** Answers for the next text requests, in order; after them every request is answered 'ok'. */
+  script: GeminiAnswer[];
+  requests: number;
+  close(): Promise<void>;
+}
+
+/** One GenerateContentResponse carrying the JSON the enhancer asks for. */
+function textAnswer() {
+  return {
+    candidates: [{ content: { role: 'model', parts: [{ text: JSON.stringify(ENHANCED) }] }, index: 0, finishReason: 'STOP' }],
+    modelVersion: `${GEMINI_TEXT_MODEL}-001`,
+  };
+}
+
+/** The prompt refused by Gemini's safety filter (HTTP 200 with promptFeedback.blockReason). */
+function safetyAnswer() {
+  return { promptFeedback: { blockReason: 'SAFETY', blockReasonMessage: 'The prompt was blocked' }, modelVersion: `${GEMINI_TEXT_MODEL}-001` };
+}
+
+export async function startFakeGemini(): Promise<FakeGemini> {
+  const sockets = new Set<Socket>();
+  const state = { script: [] as GeminiAnswer[], requests: 0 };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.requests += 1;
+      if (!(req.url ?? '').includes(':generateContent')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'no such model' } }));
+        return;
+      }
+      const answer = state.script.shift() ?? 'ok';
+      const send = (body: unknown) => {
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(body));
+      };
+      if (answer === 'safety') send(safetyAnswer());
+      else if (answer === 'ok') send(textAnswer());
+      else setTimeout(() => send(textAnswer()), answer.delayMs);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get script() {
+      return state.script;
+    },
+    set script(value: GeminiAnswer[]) {
+      state.script = value;
+    },
+    get requests() {
+      return state.requests;
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export interface ThirdItem {
+  id: number;
+  status: string;
+  result: { text: string | null; images: unknown[]; confidence: number | null; model: string | null; processing_ms: number | null } | null;
+  error: { code: string; message: string } | null;
+}
+
+/** A third-group call from Node with the version header. */
+export async function thirdCall(baseUrl: string, method: string, path: string, token: string, body?: FormData) {
+  const res = await fetch(`${baseUrl}/third-api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'x-api-version': 'v1', 'accept-language': 'en-US' },
+    body,
+  });
+  const json = (await res.json()) as { success: boolean; data: unknown; message: string };
+  return { status: res.status, ...json };
+}

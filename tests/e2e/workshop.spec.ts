@@ -1,0 +1,283 @@
+// The Gemini-Banana workshop end to end against the real companion server: text, image and mixed
+// items to completion with the built-in engine (results with confidence, time and model; the
+// difference view; the compare slider), the cloud enhancer played by a local server speaking
+// Gemini's generateContent (a safety block, then success on retry; a slow answer to cancel and to
+// reload over), the device queue kept through a reload and wiped on logout, results readable
+// without the server, keyboard use, both tablet viewports, and a DESIGNER refused by the server
+// and the menu. Its own server (GENERATION_ENHANCE=gemini beside the built-in engine).
+import { writeFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './accessibility';
+import { makePng } from './image-processing-helpers';
+import { apiCall, openSignedIn, signInApi, tracesOf, waitForPersistedCache, type Grant } from './offline-helpers';
+import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
+import { ENHANCED, GEMINI_IMAGE_MODEL, GEMINI_TEXT_MODEL, startFakeGemini, thirdCall, type FakeGemini, type ThirdItem } from './workshop-helpers';
+
+const PORT = Number(process.env.WORKSHOP_E2E_PORT ?? 8161);
+
+test.describe.configure({ mode: 'serial' });
+// page.route must see the app's calls: no service worker between them in this file.
+test.use({ serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
+test.setTimeout(90_000);
+
+let server: RunningServer;
+let gemini: FakeGemini;
+let admin: Grant;
+
+test.beforeAll(async () => {
+  gemini = await startFakeGemini();
+  server = await startServer(PORT, {
+    GENERATION_ENHANCE: 'gemini',
+    GEMINI_API_KEY: 'test',
+    GEMINI_BASE_URL: gemini.url,
+    GEMINI_TEXT_MODEL,
+    GEMINI_IMAGE_MODEL,
+    LOGIN_MAX_ATTEMPTS: '1000',
+    ...(process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {}),
+  });
+  admin = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await gemini?.close();
+});
+
+const newest = (page: Page) => page.getByTestId('workshop-item').first();
+
+async function openWorkshop(page: Page, model: 'local' | 'gemini'): Promise<void> {
+  await openSignedIn(page, server.url, admin, '#/gemini-banana');
+  await expect(page.getByTestId('page-gemini-banana')).toBeVisible();
+  await page.getByTestId('workshop-model').selectOption(model);
+}
+
+async function chooseType(page: Page, label: 'Text' | 'Image' | 'Text + images'): Promise<void> {
+  await page.getByTestId('workshop-type').getByRole('radio', { name: label, exact: true }).click();
+}
+
+const png = (seed: number, size = 48) => ({ name: `fabric-${seed}.png`, mimeType: 'image/png', buffer: makePng(size, size, seed) });
+
+test('text, image and mixed items run to completion with the built-in engine; keyboard, accessibility and both tablet viewports', async ({
+  page,
+}) => {
+  await openWorkshop(page, 'local');
+  await expect(page.getByTestId('workshop-local-preview')).toContainText('local preview');
+  await expect(page.getByTestId('workshop-model').locator('option:checked')).toHaveText(/local preview/i);
+
+  // A text item by keyboard only: focus the field, type, Tab to "Add to queue", Enter.
+  await page.getByTestId('workshop-text').focus();
+  await page.keyboard.type('ＡＢＣ fabric ,100%polyester ,weight 200 g/m2');
+  for (let i = 0; i < 6; i += 1) {
+    if ((await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)) === 'workshop-add') break;
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  const textItem = newest(page);
+  await expect(textItem.getByTestId('workshop-result-text')).toContainText('ABC fabric');
+  await expect(textItem.getByTestId('workshop-confidence')).toHaveText(/^\d+%$/);
+  await expect(textItem.getByTestId('workshop-time')).toHaveText(/s$/);
+  await expect(textItem.getByTestId('workshop-model-used')).toContainText('local preview');
+  await textItem.getByTestId('workshop-toggle-diff').press('Enter');
+  await expect(textItem.getByTestId('workshop-diff').locator('del').first()).toBeVisible();
+  await expect(textItem.getByTestId('workshop-diff').locator('ins').first()).toBeVisible();
+
+  // An image item: picked from a file input.
+  await chooseType(page, 'Image');
+  await page.getByTestId('workshop-file-input').setInputFiles([png(3)]);
+  await expect(page.getByTestId('workshop-chosen-image')).toHaveCount(1);
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(newest(page).getByTestId('workshop-result-image')).toHaveCount(1);
+  await expect(newest(page).locator('.compare-slider, [class*="compare"]').first()).toBeVisible();
+  await expect(newest(page).getByTestId('workshop-confidence')).toHaveText(/^\d+%$/);
+
+  // A mixed item: text plus two images; a wrong file is refused with its reason.
+  await chooseType(page, 'Text + images');
+  await page.getByTestId('workshop-text').fill('Crimson floral voile,light and airy');
+  await page.getByTestId('workshop-file-input').setInputFiles([
+    png(5),
+    png(6),
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') },
+  ]);
+  await expect(page.getByTestId('workshop-rejected')).toContainText('notes.txt');
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(newest(page).getByTestId('workshop-result-text')).toContainText('Crimson floral voile');
+  await expect(newest(page).getByTestId('workshop-result-image')).toHaveCount(2);
+
+  // The viewer opens on an enhanced image and closes with Escape.
+  await newest(page).getByTestId('workshop-open-viewer').first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Sent on to the video workflow through the documented hand-off.
+  await textItem.getByTestId('workshop-send-text-to-video').click();
+  const handoff = await page.evaluate(() => sessionStorage.getItem('loom.handoff.video'));
+  expect(JSON.parse(handoff ?? '{}')).toMatchObject({ version: 1, kind: 'description' });
+
+  // Toasts fade in and out (axe reads their contrast mid-animation): checked once they are gone.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+  expect(await seriousViolations(page)).toEqual([]);
+  for (const viewport of [
+    { width: 1024, height: 768 },
+    { width: 768, height: 1024 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await expect(page.getByTestId('workshop-add')).toBeVisible();
+    await expect(page.getByTestId('workshop-queue')).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `horizontal overflow at ${viewport.width}x${viewport.height}`).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+  }
+});
+
+test('a provider refusal (safety block) is shown in the user language and a retry completes it', async ({ page }) => {
+  await openWorkshop(page, 'gemini');
+  gemini.script = ['safety'];
+  await page.getByTestId('workshop-text').fill('Summer voile for the fair');
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
+  await expect(newest(page).getByTestId('workshop-item-error')).toContainText(/safety filter/);
+  await newest(page).getByTestId('workshop-retry').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await expect(newest(page).getByTestId('workshop-result-text')).toHaveText(ENHANCED.text);
+  await expect(newest(page).getByTestId('workshop-confidence')).toHaveText('82%');
+  await expect(newest(page).getByTestId('workshop-model-used')).toContainText(GEMINI_TEXT_MODEL);
+});
+
+test('a running item is cancelled on the server', async ({ page }) => {
+  await openWorkshop(page, 'gemini');
+  gemini.script = [{ delayMs: 30_000 }];
+  await page.getByTestId('workshop-text').fill('A slow one to cancel');
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'processing', { timeout: 20_000 });
+  await newest(page).getByTestId('workshop-cancel').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'cancelled', { timeout: 20_000 });
+  const id = Number(await newest(page).getAttribute('data-item-id'));
+  const detail = await thirdCall(server.url, 'GET', `/workshop/items/${id}`, admin.token);
+  expect((detail.data as ThirdItem).error?.code).toBe('cancelled');
+  // A cancelled item may be run again.
+  await expect(newest(page).getByTestId('workshop-retry')).toBeVisible();
+});
+
+test('a reload mid-run finds the item still running, then finished; a waiting item survives the reload', async ({ page }) => {
+  await openWorkshop(page, 'gemini');
+  gemini.script = [{ delayMs: 5_000 }];
+  await page.getByTestId('workshop-text').fill('Reload while this runs');
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'processing', { timeout: 20_000 });
+  await page.reload();
+  await expect(newest(page)).toHaveAttribute('data-status', /processing|completed/);
+  await expect(newest(page).locator('.ws-item__text')).toHaveText('Reload while this runs');
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+
+  // An item that cannot be sent yet waits on the device, through a reload, and goes once it can.
+  await page.route('**/third-api/workshop/items', (route) =>
+    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback(),
+  );
+  await page.getByTestId('workshop-text').fill('Kept on the device');
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId('workshop-entry')).toContainText('Kept on the device');
+  await page.unroute('**/third-api/workshop/items');
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(0, { timeout: 30_000 });
+  await expect(newest(page).locator('.ws-item__text')).toHaveText('Kept on the device');
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+});
+
+test('results stay readable without the server, and logout wipes the device queue', async ({ page }) => {
+  await openWorkshop(page, 'local');
+  await page.getByTestId('workshop-text').fill('Readable offline later');
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await waitForPersistedCache(page, `id:${admin.user.id}`);
+  await page.waitForTimeout(1500);
+
+  await page.route('**/third-api/**', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  await expect(page.getByTestId('workshop-result-text').first()).toBeVisible();
+  await expect(page.getByText('Readable offline later').first()).toBeVisible();
+
+  // Still unreachable: a new item waits on the device; logging out leaves no trace of it.
+  await page.getByTestId('workshop-text').fill('Unsent workshop text of the logged-out user');
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(1);
+  await expect
+    .poll(async () => (await tracesOf(page, ['Unsent workshop text of the logged-out user'])).traces.length)
+    .toBeGreaterThan(0);
+  await page.unroute('**/third-api/**');
+  await page.route('**/third-api/workshop/items', (route) =>
+    route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback(),
+  );
+  await page.goto(`${server.url}/#/settings`);
+  await page.getByTestId('logout').click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /log out|sign out/i })
+    .click();
+  await expect(page.getByTestId('login-page')).toBeVisible();
+  const after = await tracesOf(page, ['Unsent workshop text of the logged-out user', 'Readable offline later']);
+  expect(after.traces).toEqual([]);
+});
+
+test('a DESIGNER is refused by the server and sees no workshop in the menu', async ({ page }) => {
+  // The test before logged the administrator out: a fresh session.
+  admin = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
+  const account = `e2e-designer-ws-${Date.now().toString(36)}`;
+  const created = await apiCall(server.url, 'POST', '/users/', admin.token, {
+    account,
+    password: 'designer-pass',
+    user_level: 'DESIGNER',
+    display_name: 'Workshop Designer',
+  });
+  expect(created.status).toBeLessThan(300);
+  const designer = await signInApi(server.url, account, 'designer-pass');
+
+  const models = await thirdCall(server.url, 'GET', '/workshop/models', designer.token);
+  expect(models.status).toBe(403);
+  const form = new FormData();
+  form.append('type', 'text');
+  form.append('text', 'not allowed');
+  const create = await thirdCall(server.url, 'POST', '/workshop/items', designer.token, form);
+  expect(create.status).toBe(403);
+  expect((await thirdCall(server.url, 'GET', '/workshop/items', designer.token)).status).toBe(403);
+
+  await openSignedIn(page, server.url, designer, '#/');
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+  await expect(page.getByTestId('sidebar').locator('a[href$="gemini-banana"]')).toHaveCount(0);
+  await page.goto(`${server.url}/#/gemini-banana`);
+  await expect(page).toHaveURL(/#\/$/);
+  await expect(page.getByTestId('page-gemini-banana')).toHaveCount(0);
+});
+
+test('timings of each item type with the built-in engine (for the notes)', async () => {
+  admin = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
+  const runs: Record<string, { processing_ms: number; wall_ms: number }[]> = { text: [], image: [], mixed: [] };
+  const config = JSON.stringify({ model: 'local', creativity: 0.5, precision: 0.5, style: 'natural' });
+  for (let round = 0; round < 3; round += 1) {
+    for (const type of ['text', 'image', 'mixed'] as const) {
+      const form = new FormData();
+      form.append('type', type);
+      if (type !== 'image') form.append('text', 'ＡＢＣ fabric ,100%polyester ,weight 200 g/m2 — 春夏 voile面料');
+      if (type !== 'text') form.append('images[]', new Blob([new Uint8Array(makePng(512, 512, round + 1))], { type: 'image/png' }), 'fabric.png');
+      form.append('config', config);
+      const started = Date.now();
+      const created = await thirdCall(server.url, 'POST', '/workshop/items', admin.token, form);
+      expect(created.status).toBe(201);
+      const id = (created.data as ThirdItem).id;
+      let item = created.data as ThirdItem;
+      while (item.status === 'pending' || item.status === 'processing') {
+        await new Promise((r) => setTimeout(r, 100));
+        item = (await thirdCall(server.url, 'GET', `/workshop/items/${id}`, admin.token)).data as ThirdItem;
+      }
+      expect(item.status).toBe('completed');
+      runs[type]!.push({ processing_ms: item.result?.processing_ms ?? -1, wall_ms: Date.now() - started });
+    }
+  }
+  const out = process.env.WORKSHOP_TIMINGS_FILE;
+  if (out) writeFileSync(out, JSON.stringify(runs, null, 2));
+  console.log('workshop timings (built-in engine, 512x512 PNG):', JSON.stringify(runs));
+});
