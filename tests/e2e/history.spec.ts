@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './accessibility';
 import { analyseOnce, listAll, makeVideo, type ListedItem } from './history-helpers';
 import {
+  apiCall,
   openSignedIn,
   signInApi,
   startOriginProxy,
@@ -36,9 +37,10 @@ test.beforeAll(async () => {
   server = await startServer(PORT);
   proxy = await startOriginProxy(PORT);
   grant = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
-  await analyseOnce(server.url, grant.token, 1);
-  await Promise.all([2, 3].map((n) => analyseOnce(server.url, grant.token, n)));
-  await Promise.all([4, 5].map((n) => analyseOnce(server.url, grant.token, n)));
+  await Promise.all([1, 2].map((n) => analyseOnce(server.url, grant.token, n)));
+  await Promise.all([3, 4].map((n) => analyseOnce(server.url, grant.token, n)));
+  // The last one alone: the newest images are all of run 5.
+  await analyseOnce(server.url, grant.token, 5);
   images = await listAll(server.url, grant.token, '/user/generated-images');
   expect(images).toHaveLength(RUNS * 6);
   newest = images[0]!;
@@ -245,6 +247,25 @@ test.describe('online', () => {
       expect(await seriousViolations(page)).toEqual([]);
     });
   }
+});
+
+test.describe('live status', () => {
+  test.use({ serviceWorkers: 'block' });
+
+  test('running videos move to completed while the page is open, over the event stream', async ({ page }) => {
+    const spec = { image_id: newest.id, kind: 'standard', prompt: 'Live status check', duration: 6, resolution: '512P' };
+    const created = await apiCall<{ id: number }[]>(server.url, 'POST', '/user/video-generations', grant.token, {
+      items: [spec, spec],
+    });
+    expect(created.status).toBe(201);
+    const last = created.data[1]!.id;
+    const events = page.waitForRequest(/\/api\/user\/video-generations\/events\?ids=/);
+    await openSignedIn(page, server.url, grant, '#/history?tab=videos');
+    const status = page.getByTestId(`history-video-${last}`).getByTestId('history-status');
+    await expect(status).toHaveAttribute('data-status', /pending|generating/);
+    await events;
+    await expect(status).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  });
 });
 
 test('offline after one visit: history and an opened detail still there; logout leaves nothing', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyItemUpdate,
+  applyProgress,
   entriesOverBudget,
   hasRunning,
   mergePages,
@@ -98,5 +99,25 @@ describe('offline budget', () => {
     expect(entriesOverBudget(entries, 2)).toEqual(['b', 'c']);
     expect(entriesOverBudget(entries, 4)).toEqual([]);
     expect(entriesOverBudget(entries, 0)).toEqual(['b', 'c', 'a', 'd']);
+  });
+});
+
+describe('progress events', () => {
+  const running = (): PagedData<Item> => ({
+    pages: [{ items: [{ id: 2, status: 'generating', progress: 40 }, { id: 1, status: 'completed', progress: 100 }], next_cursor: null, has_more: false }],
+    pageParams: [null],
+  });
+
+  it('moves a running item on, never back', () => {
+    const after = applyProgress(running(), { id: 2, status: 'generating', progress: 60 });
+    expect(after.pages[0]?.items[0]).toEqual({ id: 2, status: 'generating', progress: 60 });
+    const late = applyProgress(after, { id: 2, status: 'generating', progress: 10 });
+    expect(late.pages[0]?.items[0]?.progress).toBe(60);
+  });
+
+  it('leaves finished and unknown items alone (same data back)', () => {
+    const data = running();
+    expect(applyProgress(data, { id: 1, status: 'generating', progress: 5 })).toBe(data);
+    expect(applyProgress(data, { id: 99, status: 'generating', progress: 5 })).toBe(data);
   });
 });

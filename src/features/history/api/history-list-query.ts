@@ -29,7 +29,8 @@ export function fetchHistoryPage<K extends HistoryKind>(
   });
 }
 
-export function useHistoryList<K extends HistoryKind>(kind: K) {
+/** `live.current`: an event stream keeps the items up to date, no timed refresh needed. */
+export function useHistoryList<K extends HistoryKind>(kind: K, options: { live?: { readonly current: boolean } } = {}) {
   return useInfiniteQuery<
     HistoryPage<HistoryItem<K>>,
     Error,
@@ -43,6 +44,7 @@ export function useHistoryList<K extends HistoryKind>(kind: K) {
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
     meta: { persist: true },
     refetchInterval: (query) => {
+      if (options.live?.current) return false;
       const pages = query.state.data?.pages ?? [];
       return hasRunning(mergePages(pages)) && !query.state.error ? RUNNING_REFRESH_MS : false;
     },

@@ -8,7 +8,8 @@ import { Spinner } from '../../../components/spinner';
 import { SavedAtNote } from '../../../components/offline/saved-at-note';
 import { useOnlineStatus } from '../../../lib/offline/online-status';
 import { useHistoryList } from '../api/history-list-query';
-import { mergePages } from '../model/history-pages';
+import { useVideoEvents } from '../hooks/use-video-events';
+import { isRunning, mergePages } from '../model/history-pages';
 import type { GeneratedImage, HistoryKind, VideoGeneration } from '../model/history-types';
 import { HistoryThumb } from './history-thumb';
 import { StatusBadge } from './status-badge';
@@ -27,7 +28,11 @@ function useFormatDate() {
 export function HistoryList({ kind, onOpen }: Props) {
   const { t } = useTranslation();
   const { online } = useOnlineStatus();
-  const list = useHistoryList(kind);
+  const live = useRef(false);
+  const list = useHistoryList(kind, { live });
+  const runningVideos =
+    kind === 'videos' ? mergePages(list.data?.pages ?? []).filter((item) => isRunning(item.status)).map((item) => item.id) : [];
+  live.current = useVideoEvents(runningVideos);
   const formatDate = useFormatDate();
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = list;

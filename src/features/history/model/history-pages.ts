@@ -83,3 +83,27 @@ export function entriesOverBudget<K>(entries: readonly CachedEntry<K>[], max: nu
     .slice(0, entries.length - max)
     .map((e) => e.key);
 }
+
+export interface ProgressUpdate {
+  id: number;
+  status: HistoryStatus;
+  progress?: number;
+}
+
+/** A progress event: the item's status and percent (never lower than shown), where it is loaded. */
+export function applyProgress<T extends Identified & { progress?: number }>(data: PagedData<T>, update: ProgressUpdate): PagedData<T> {
+  let changed = false;
+  const pages = data.pages.map((page) => {
+    if (!page.items.some((item) => item.id === update.id)) return page;
+    return {
+      ...page,
+      items: page.items.map((item) => {
+        if (item.id !== update.id || !isRunning(item.status)) return item;
+        changed = true;
+        const progress = Math.max(item.progress ?? 0, update.progress ?? 0);
+        return { ...item, status: update.status, progress };
+      }),
+    };
+  });
+  return changed ? { ...data, pages } : data;
+}
