@@ -8,7 +8,7 @@ export const GEMINI_TEXT_MODEL = 'gemini-text-test';
 export const GEMINI_IMAGE_MODEL = 'gemini-image-test';
 export const ENHANCED = { text: 'Rose voile: a featherlight cotton with a crimson floral, made for summer.', confidence: 0.82 };
 
-export type GeminiAnswer = 'ok' | 'safety' | { delayMs: number };
+export type GeminiAnswer = 'ok' | 'safety' | 'quota' | { delayMs: number };
 
 export interface FakeGemini {
   url: string;
@@ -31,6 +31,23 @@ function safetyAnswer() {
   return { promptFeedback: { blockReason: 'SAFETY', blockReasonMessage: 'The prompt was blocked' }, modelVersion: `${GEMINI_TEXT_MODEL}-001` };
 }
 
+/** A daily quota used up: HTTP 429 RESOURCE_EXHAUSTED with a per-day QuotaFailure (not worth waiting for). */
+function quotaAnswer() {
+  return {
+    error: {
+      code: 429,
+      status: 'RESOURCE_EXHAUSTED',
+      message: 'Quota exceeded for quota metric generate_content_requests per day',
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+          violations: [{ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', quotaMetric: 'generate_content_requests' }],
+        },
+      ],
+    },
+  };
+}
+
 export async function startFakeGemini(): Promise<FakeGemini> {
   const sockets = new Set<Socket>();
   const state = { script: [] as GeminiAnswer[], requests: 0 };
@@ -44,12 +61,13 @@ export async function startFakeGemini(): Promise<FakeGemini> {
         return;
       }
       const answer = state.script.shift() ?? 'ok';
-      const send = (body: unknown) => {
+      const send = (body: unknown, status = 200) => {
         if (res.destroyed) return;
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(body));
       };
       if (answer === 'safety') send(safetyAnswer());
+      else if (answer === 'quota') send(quotaAnswer(), 429);
       else if (answer === 'ok') send(textAnswer());
       else setTimeout(() => send(textAnswer()), answer.delayMs);
     });

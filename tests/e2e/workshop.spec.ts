@@ -133,33 +133,62 @@ test('text, image and mixed items run to completion with the built-in engine; ke
   }
 });
 
-test('a provider refusal (safety block) is shown in the user language and a retry completes it', async ({ page }) => {
+test('provider refusals (safety block, quota) are shown in the user language and a retry completes the item', async ({ page }) => {
   await openWorkshop(page, 'gemini');
-  gemini.script = ['safety'];
+  gemini.script = ['safety', 'quota'];
   await page.getByTestId('workshop-text').fill('Summer voile for the fair');
   await page.getByTestId('workshop-add').click();
   await expect(newest(page)).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
   await expect(newest(page).getByTestId('workshop-item-error')).toContainText(/safety filter/);
   await newest(page).getByTestId('workshop-retry').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
+  await expect(newest(page).getByTestId('workshop-item-error')).toContainText(/quota or balance/);
+  await newest(page).getByTestId('workshop-retry').click();
   await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
   await expect(newest(page).getByTestId('workshop-result-text')).toHaveText(ENHANCED.text);
   await expect(newest(page).getByTestId('workshop-confidence')).toHaveText('82%');
   await expect(newest(page).getByTestId('workshop-model-used')).toContainText(GEMINI_TEXT_MODEL);
+
+  // A file that claims to be a PNG but is not passes the device's check; the server refuses it by
+  // its bytes, and the item says so (no retry: the input must change).
+  await chooseType(page, 'Image');
+  await page.getByTestId('workshop-file-input').setInputFiles([{ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a png at all') }]);
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-entry-error')).toContainText(/Unsupported image type \(fake\.png\)/);
+  await expect(page.getByTestId('workshop-entry').getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await page.getByTestId('workshop-remove').click();
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(0);
 });
 
-test('a running item is cancelled on the server', async ({ page }) => {
+test('two items run at a time, the third waits on the device; a running item is cancelled on the server and the waiting one goes', async ({
+  page,
+}) => {
   await openWorkshop(page, 'gemini');
-  gemini.script = [{ delayMs: 30_000 }];
-  await page.getByTestId('workshop-text').fill('A slow one to cancel');
-  await page.getByTestId('workshop-add').click();
-  await expect(newest(page)).toHaveAttribute('data-status', 'processing', { timeout: 20_000 });
-  await newest(page).getByTestId('workshop-cancel').click();
-  await expect(newest(page)).toHaveAttribute('data-status', 'cancelled', { timeout: 20_000 });
-  const id = Number(await newest(page).getAttribute('data-item-id'));
+  gemini.script = [{ delayMs: 30_000 }, { delayMs: 30_000 }, 'ok'];
+  for (const text of ['Slow one', 'Slow two', 'Third in line']) {
+    await page.getByTestId('workshop-text').fill(text);
+    await page.getByTestId('workshop-add').click();
+  }
+  const running = page.locator('[data-testid="workshop-item"][data-status="processing"]');
+  await expect(running).toHaveCount(2, { timeout: 20_000 });
+  await expect(page.getByTestId('workshop-entry')).toHaveAttribute('data-state', 'waiting');
+  await expect(page.getByTestId('workshop-entry')).toContainText('Waiting in queue (#1)');
+
+  const slowTwo = page.locator('[data-testid="workshop-item"]', { hasText: 'Slow two' });
+  await slowTwo.getByTestId('workshop-cancel').click();
+  await expect(slowTwo).toHaveAttribute('data-status', 'cancelled', { timeout: 20_000 });
+  const id = Number(await slowTwo.getAttribute('data-item-id'));
   const detail = await thirdCall(server.url, 'GET', `/workshop/items/${id}`, admin.token);
   expect((detail.data as ThirdItem).error?.code).toBe('cancelled');
-  // A cancelled item may be run again.
-  await expect(newest(page).getByTestId('workshop-retry')).toBeVisible();
+  await expect(slowTwo.getByTestId('workshop-retry')).toBeVisible();
+
+  // The freed slot takes the waiting item.
+  const third = page.locator('[data-testid="workshop-item"]', { hasText: 'Third in line' });
+  await expect(third).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(0);
+  const slowOne = page.locator('[data-testid="workshop-item"]', { hasText: 'Slow one' });
+  await slowOne.getByTestId('workshop-cancel').click();
+  await expect(slowOne).toHaveAttribute('data-status', 'cancelled', { timeout: 20_000 });
 });
 
 test('a reload mid-run finds the item still running, then finished; a waiting item survives the reload', async ({ page }) => {
