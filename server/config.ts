@@ -77,6 +77,16 @@ const envSchema = z.object({
   UPSCALE_MAX_QUEUE: int(8, 0, 10_000),
   UPSCALE_MAX_PIXELS: int(4_200_000, 1, 100_000_000),
   UPSCALE_MAX_BATCH_FILES: int(10, 1, 100),
+  // Default: 4 × UPLOAD_LIMIT_BYTES, worked out below.
+  UPSCALE_MAX_INFLIGHT_BYTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024 * 1024)
+      .optional(),
+  ),
   UPSCALE_RESULT_TTL_SECONDS: int(86_400, 1, 30 * 86_400),
   UPSCALE_THREADS: int(availableParallelism(), 1, 256),
 });
@@ -114,6 +124,8 @@ export interface AppConfig {
     maxQueue: number;
     maxPixels: number;
     maxBatchFiles: number;
+    /** upload bytes held in memory at once (bodies being read, images waiting or running) */
+    maxInflightBytes: number;
     resultTtlSeconds: number;
     /** onnxruntime threads, shared out among the engines */
     threads: number;
@@ -175,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxQueue: e.UPSCALE_MAX_QUEUE,
       maxPixels: e.UPSCALE_MAX_PIXELS,
       maxBatchFiles: e.UPSCALE_MAX_BATCH_FILES,
+      maxInflightBytes: e.UPSCALE_MAX_INFLIGHT_BYTES ?? 4 * e.UPLOAD_LIMIT_BYTES,
       resultTtlSeconds: e.UPSCALE_RESULT_TTL_SECONDS,
       threads: e.UPSCALE_THREADS,
     },

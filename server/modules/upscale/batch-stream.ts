@@ -34,6 +34,8 @@ export interface BatchInput {
   ctx: ErrorContext;
   /** prepended to each result's link */
   linkBase: string;
+  /** told how many upload bytes an item let go of once it is done */
+  onItemDone?: (bytes: number) => void;
 }
 
 export async function streamBatch(
@@ -108,6 +110,10 @@ export async function streamBatch(
           request.log.error({ err: error }, 'batch item failed');
         const body = errorBody(mapped, lang);
         send({ type: 'error', index, status: mapped.status, code: body.code, message: body.message });
+      } finally {
+        // A done item's image is not kept for the rest of the batch.
+        files[index] = { ...file, data: Buffer.alloc(0) };
+        input.onItemDone?.(file.data.length);
       }
     }
     if (!signal.aborted) {

@@ -151,6 +151,14 @@ export class IdempotentResults {
     return outcome;
   }
 
+  /** Whether a request with this key would join or replay a job of this owner's (given the same image). */
+  has(key: string | undefined, owner: number): boolean {
+    if (!IdempotentResults.honours(key)) return false;
+    this.dropExpired();
+    for (const e of this.entries.values()) if (e.key === key && e.owner === owner) return true;
+    return false;
+  }
+
   private dropExpired(): void {
     const nowMs = this.now().getTime();
     for (const [k, e] of this.entries) if (e.settled && e.expiresAt <= nowMs) this.entries.delete(k);

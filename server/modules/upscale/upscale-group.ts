@@ -57,6 +57,7 @@ export async function registerUpscaleGroup(
     concurrency: c.concurrency,
     maxQueue: c.maxQueue,
     maxPixels: c.maxPixels,
+    maxInflightBytes: c.maxInflightBytes,
     resultTtlSeconds: c.resultTtlSeconds,
     dataDir: config.dataDir,
     signedUrls,

@@ -9,8 +9,9 @@ import type { SignedUrls } from './signed-urls.js';
 import { UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
 import { parseUpscaleParams, type UpscaleParams } from './upscale-params.js';
+import type { UploadHold } from './upload-budget.js';
 import type { UpscaleService } from './upscale-service.js';
-import { readUpload, type Upload } from './upscale-upload.js';
+import { discardRestOfBody, readUpload, type Upload } from './upscale-upload.js';
 
 export interface UpscaleRouteOptions {
   service: UpscaleService;
@@ -29,17 +30,37 @@ export const IDEMPOTENCY_SUPPORT_HEADER = 'upscale-idempotency';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
+/** A form's text fields and multipart framing, beyond its files (the parser caps fields at 20 × 4 KiB). */
+const FORM_OVERHEAD_BYTES = 128 * 1024;
+
 export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptions): void {
   const ctx: ErrorContext = { maxPixels: o.maxPixels, uploadLimitBytes: o.uploadLimitBytes };
   const tooLarge = () =>
     new UpscaleHttpError(413, 'file_too_large', { mb: Math.round(o.uploadLimitBytes / (1024 * 1024)) });
 
-  /** Reads the form and checks everything that does not need the image decoded. */
+  /**
+   * Before a byte of the body is read: a request that could not even wait in the queue, or whose
+   * declared length would pass the upload budget, is refused at once (503 with Retry-After) instead
+   * of after its upload. A resend that joins a keyed job needs no place of its own.
+   */
+  const admitUpload = (request: FastifyRequest, maxFiles: number, joinsJob = false): UploadHold => {
+    if (!request.isMultipart()) throw new UpscaleHttpError(415, 'not_multipart');
+    if (!joinsJob) o.service.queue.assertCapacity();
+    const declared = Number(request.headers['content-length']) || 0;
+    // Never more than such a form can keep: a false length must not take the whole budget.
+    return o.service.uploads.reserve(Math.min(declared, maxFiles * o.uploadLimitBytes + FORM_OVERHEAD_BYTES));
+  };
+
+  /** Reads the form, counting its bytes, and checks everything that does not need the image decoded. */
   const readRequest = async (
     request: FastifyRequest,
     maxFiles: number,
+    hold: UploadHold,
   ): Promise<Upload & { params: UpscaleParams }> => {
-    const upload = await readUpload(request, { fileSize: o.uploadLimitBytes, files: maxFiles });
+    const upload = await readUpload(request, { fileSize: o.uploadLimitBytes, files: maxFiles }, (bytes) =>
+      hold.count(bytes),
+    );
+    hold.settle(upload.files.reduce((sum, f) => sum + f.data.length, 0));
     if (maxFiles === 1 && upload.files[0]?.tooLarge) throw tooLarge();
     if (upload.files.length === 0) throw new UpscaleHttpError(400, 'missing_image', {}, { field: 'image' });
     const params = parseUpscaleParams(upload.fields);
@@ -61,21 +82,27 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
 
   app.post('/upscale/single', async (request, reply) => {
     const { signal } = abortOnDisconnect(reply);
-    const { files, params } = await readRequest(request, 1);
-    const file = files[0]!;
     const header = request.headers['idempotency-key'];
     const key = typeof header === 'string' ? header : undefined;
-    const {
-      outcome: r,
-      replayed,
-      keyed,
-    } = await idempotent.run(
-      key,
-      currentUser(request).id,
-      IdempotentResults.fingerprint(currentUser(request).id, params, file.data),
-      signal,
-      (workSignal) => o.service.upscale(file, params, { signal: workSignal }),
-    );
+    const userId = currentUser(request).id;
+    // Held until the answer: the image stays in memory while it waits and runs.
+    const hold = admitUpload(request, 1, idempotent.has(key, userId));
+    let answer: Awaited<ReturnType<typeof idempotent.run>>;
+    try {
+      const { files, params } = await readRequest(request, 1, hold);
+      const file = files[0]!;
+      answer = await idempotent.run(
+        key,
+        userId,
+        IdempotentResults.fingerprint(userId, params, file.data),
+        signal,
+        (workSignal) => o.service.upscale(file, params, { signal: workSignal }),
+      );
+    } finally {
+      hold.close();
+      discardRestOfBody(request);
+    }
+    const { outcome: r, replayed, keyed } = answer;
     // Echoing the key confirms it was honoured; a replay says it ran no engine of its own.
     if (keyed) void reply.header('idempotency-key', key);
     if (replayed) void reply.header('idempotent-replayed', 'true');
@@ -105,16 +132,23 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
   });
 
   app.post('/upscale/batch', async (request, reply) => {
-    const { files, params } = await readRequest(request, o.maxBatchFiles);
-    // Refused before the stream starts, with a real status, when nothing could even wait.
-    o.service.queue.assertCapacity();
-    await streamBatch(request, reply, {
-      service: o.service,
-      files,
-      params,
-      ctx,
-      linkBase: o.linkBase(request),
-    });
+    const hold = admitUpload(request, o.maxBatchFiles);
+    try {
+      const { files, params } = await readRequest(request, o.maxBatchFiles, hold);
+      // Checked again after the upload, before the stream starts, while a real status can still be sent.
+      o.service.queue.assertCapacity();
+      await streamBatch(request, reply, {
+        service: o.service,
+        files,
+        params,
+        ctx,
+        linkBase: o.linkBase(request),
+        onItemDone: (bytes) => hold.release(bytes),
+      });
+    } finally {
+      hold.close();
+      discardRestOfBody(request);
+    }
   });
 
   app.get<{

@@ -6,6 +6,7 @@ import { JobQueue } from './job-queue.js';
 import { toModelViews, type ModelView } from './model-catalogue.js';
 import { ResultStore, resultFilename } from './result-store.js';
 import type { SignedUrls } from './signed-urls.js';
+import { UploadBudget } from './upload-budget.js';
 import type { EngineFactory, UpscaleEnginePort } from './upscale-engine-port.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';
@@ -15,6 +16,8 @@ export interface UpscaleServiceOptions {
   concurrency: number;
   maxQueue: number;
   maxPixels: number;
+  /** upload bytes held in memory at once; beyond it a 503 */
+  maxInflightBytes: number;
   resultTtlSeconds: number;
   dataDir: string;
   signedUrls: SignedUrls;
@@ -39,12 +42,15 @@ export interface JobHooks {
 
 export class UpscaleService {
   readonly queue: JobQueue;
+  readonly uploads: UploadBudget;
   readonly store: ResultStore;
   private readonly engines: UpscaleEnginePort[];
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: UpscaleServiceOptions) {
     this.queue = new JobQueue(o.concurrency, o.maxQueue);
+    // Held bytes free up as jobs finish: the queue's estimate is the retry hint.
+    this.uploads = new UploadBudget(o.maxInflightBytes, () => this.queue.full());
     this.store = new ResultStore(o.dataDir);
     this.engines = Array.from({ length: o.concurrency }, (_, slot) => o.engines(slot));
   }

@@ -21,6 +21,8 @@ const FILE_FIELDS = new Set(['image', 'images', 'images[]', 'file', 'files']);
 export async function readUpload(
   request: FastifyRequest,
   limits: { fileSize: number; files: number },
+  /** told of each file chunk as it arrives; may throw to stop reading (the upload budget) */
+  onChunk: (bytes: number) => void = () => {},
 ): Promise<Upload> {
   if (!request.isMultipart()) throw new UpscaleHttpError(415, 'not_multipart');
   const files: UploadedFile[] = [];
@@ -47,7 +49,10 @@ export async function readUpload(
         continue;
       }
       const chunks: Buffer[] = [];
-      for await (const chunk of part.file) chunks.push(chunk as Buffer);
+      for await (const chunk of part.file) {
+        onChunk((chunk as Buffer).length);
+        chunks.push(chunk as Buffer);
+      }
       // Unknown file fields are drained and ignored, like unknown text fields.
       if (!FILE_FIELDS.has(part.fieldname)) continue;
       const tooLarge = part.file.truncated;
@@ -65,4 +70,16 @@ export async function readUpload(
     throw new UpscaleHttpError(400, 'bad_request');
   }
   return { files, fields };
+}
+
+/**
+ * After a refusal part-way through the body: the parser has stopped reading and the socket is
+ * paused, so a client still sending would never be read from again (not even its hang-up) and its
+ * connection would linger until a timeout. The rest is read and dropped, never kept.
+ */
+export function discardRestOfBody(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  raw.unpipe();
+  raw.resume();
 }

@@ -20,13 +20,21 @@ export interface HeldHost {
   close: () => Promise<void>;
 }
 
-export async function startHeldHost(config: Partial<TestApp['config']> = {}): Promise<HeldHost> {
+export async function startHeldHost(
+  config: Partial<Omit<TestApp['config'], 'upscale'>> & {
+    upscale?: Partial<TestApp['config']['upscale']>;
+  } = {},
+): Promise<HeldHost> {
   const t = await createTestApp('sqlite');
   const designer = (await t.createUser('DESIGNER')).token;
   const image = await makeImage('png', 8, 8);
   const engine = new HeldEngine();
   const app = await buildUpscaleApp(
-    { ...t.config, ...config, upscale: { ...t.config.upscale, concurrency: 1, maxQueue: 1 } },
+    {
+      ...t.config,
+      ...config,
+      upscale: { ...t.config.upscale, concurrency: 1, maxQueue: 1, ...config.upscale },
+    },
     { db: t.app.db, engines: () => engine },
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
