@@ -237,7 +237,12 @@ test.describe('online', () => {
       await expect(listItems(page, 'images')).toHaveCount(12);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      await expect(page.getByTestId(`history-image-${newest.id}`).getByTestId('history-thumb')).toHaveJSProperty('complete', true);
+      await page.waitForTimeout(600);
+      await page.screenshot({ path: test.info().outputPath('history-list.png') });
       await page.getByTestId(`history-image-${newest.id}`).getByTestId('history-open').click();
+      await expect(page.getByTestId('field-user-prompt')).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath('image-detail.png') });
       const box = await page.getByTestId('image-detail').boundingBox();
       expect(box).not.toBeNull();
       expect(box!.x).toBeGreaterThanOrEqual(0);
