@@ -209,6 +209,8 @@ test('a reload mid-run finds the item still running, then finished; a waiting it
   await page.getByTestId('workshop-text').fill('Kept on the device');
   await page.getByTestId('workshop-add').click();
   await expect(page.getByTestId('workshop-entry')).toHaveCount(1);
+  // The shared retry policy tries again by itself and says when.
+  await expect(page.getByTestId('workshop-entry-retrying')).toContainText(/retrying/);
   await page.reload();
   await expect(page.getByTestId('workshop-entry')).toContainText('Kept on the device');
   await page.unroute('**/third-api/workshop/items');

@@ -9,6 +9,7 @@ import { RetryGaveUp } from '../../../lib/retry/with-retry';
 import { isCancelledItem, isRunning, type WorkshopItem } from '../model/workshop-item';
 import { waitingPosition, type QueueEntry } from '../model/workshop-queue';
 import { ItemResult } from './item-result';
+import { RetryCountdown } from './retry-countdown';
 
 interface Props {
   entries: QueueEntry[];
@@ -59,6 +60,12 @@ export function QueueList({ entries, items, online, onRemoveEntry, onResendEntry
             </div>
             {entry.text && <p className="ws-item__text">{entry.text}</p>}
             {entry.files.length > 0 && <p className="ws-help">{t('workshop.item.imageCount', { count: entry.files.length })}</p>}
+            {entry.state === 'sending' && entry.retryAt !== undefined && (
+              <p className="ws-help" data-testid="workshop-entry-retrying">
+                {entry.error ? `${entry.error} · ` : ''}
+                <RetryCountdown nextAttemptAt={entry.retryAt} />
+              </p>
+            )}
             {entry.state === 'failed' && (
               <p className="ws-error" role="alert" data-testid="workshop-entry-error">
                 {entry.error}

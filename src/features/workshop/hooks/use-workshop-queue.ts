@@ -93,7 +93,8 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
     async (entry: QueueEntry) => {
       const controller = new AbortController();
       controllers.current.set(entry.id, controller);
-      await save({ ...entry, state: 'sending', error: undefined, retryable: undefined });
+      let current: QueueEntry = { ...entry, state: 'sending', error: undefined, retryable: undefined, retryAt: undefined };
+      await save(current);
       try {
         const item = await withRetry(
           (signal) =>
@@ -101,7 +102,13 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
               { type: entry.type, text: entry.text, files: entry.files, config: entry.config, language: i18n.resolvedLanguage ?? 'zh-CN' },
               signal,
             ),
-          { signal: controller.signal },
+          {
+            signal: controller.signal,
+            onRetry: (streak, error) => {
+              current = { ...current, retryAt: streak.nextAttemptAt, error: isApiError(error) ? error.message : undefined };
+              void save(current);
+            },
+          },
         );
         putItem(item);
         await drop(entry.id);
@@ -110,7 +117,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
         if (controller.signal.aborted || isCancelled(error)) return;
         const last = error instanceof RetryGaveUp ? error.lastError : error;
         const message = isApiError(last) ? last.message : t('workshop.errors.sendFailed');
-        await save({ ...entry, state: 'failed', error: message, retryable: error instanceof RetryGaveUp });
+        await save({ ...current, state: 'failed', error: message, retryable: error instanceof RetryGaveUp, retryAt: undefined });
       } finally {
         controllers.current.delete(entry.id);
       }

@@ -26,6 +26,8 @@ export interface QueueEntry {
   error?: string;
   /** Whether sending again may help (network, busy server) or the input must change. */
   retryable?: boolean;
+  /** While sending: the next attempt after a transient failure (the shared retry policy's wait). */
+  retryAt?: number;
   createdAt: number;
 }
 
@@ -42,7 +44,7 @@ export function entriesToStart(entries: readonly QueueEntry[], runningOnServer: 
 
 /** After a reload nothing is being sent any more: an entry caught mid-send waits again. */
 export function afterReload(entries: readonly QueueEntry[]): QueueEntry[] {
-  return entries.map((e) => (e.state === 'sending' ? { ...e, state: 'waiting' as const } : e));
+  return entries.map((e) => (e.state === 'sending' ? { ...e, state: 'waiting' as const, retryAt: undefined } : e));
 }
 
 /** Position in the waiting line (1-based), or null when the entry is not waiting. */
