@@ -198,6 +198,21 @@ test.describe('online', () => {
     await expect(page).toHaveURL(new RegExp(`#/video-generation\\?from=video:${retried}$`));
   });
 
+  test('a video that cannot be fetched says to check the network, and plays on retry', async ({ page }) => {
+    let failedOnce = false;
+    await page.route(`**/video-${videoId}.mp4*`, (route) => {
+      if (failedOnce) return route.continue();
+      failedOnce = true;
+      return route.abort('connectionreset');
+    });
+    await openSignedIn(page, server.url, grant, `#/history?tab=videos&video=${videoId}`);
+    const dialog = page.getByTestId('video-detail');
+    await expect(dialog.getByTestId('playback-error')).toContainText('Video playback failed, please check your network');
+    await expect(dialog.getByTestId('playback-error')).toHaveAttribute('data-error', 'network');
+    await dialog.getByTestId('playback-error').getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => dialog.getByTestId('video-player').evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+  });
+
   test('home: recent work shows the newest items and opens their details', async ({ page }) => {
     await openSignedIn(page, server.url, grant, '#/');
     const recent = page.getByTestId('home-recent');

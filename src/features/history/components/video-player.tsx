@@ -45,9 +45,10 @@ export function VideoPlayer({ src, poster, label }: { src: string; poster: strin
       preload="metadata"
       aria-label={label}
       data-testid="video-player"
-      onError={(event) => {
-        const code = event.currentTarget.error?.code;
-        setError(code === 4 ? 'unsupported' : 'network');
+      onError={() => {
+        // Chromium reports a source that could not be fetched as "not supported" too: with MP4
+        // support present, any failure is the network's (or the file's), worth a retry.
+        setError(supportsMp4() ? 'network' : 'unsupported');
       }}
     />
   );
