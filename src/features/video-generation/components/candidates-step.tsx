@@ -64,7 +64,7 @@ export function CandidatesStep(props: Props) {
             {draft.candidates.map((image) => {
               const on = selected.includes(image.id);
               return (
-                <li key={image.id} className={`vg-candidate${on ? ' vg-candidate--on' : ''}`} data-testid="candidate">
+                <li key={image.id} className={`vg-candidate${on ? ' vg-candidate--on' : ''}`} data-testid="candidate" data-source={image.source}>
                   <button
                     type="button"
                     className="vg-candidate__image"

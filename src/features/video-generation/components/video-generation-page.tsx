@@ -24,8 +24,8 @@ const NETWORK_STEPS: StepId[] = ['images', 'videoPrompts', 'videos'];
 
 export default function VideoGenerationPage() {
   const { t } = useTranslation();
-  const { draft, update, reset } = useVideoDraft();
-  const runs = useWorkflowRuns(draft, update);
+  const { draft, update, reset, read } = useVideoDraft();
+  const runs = useWorkflowRuns(draft, update, read);
   const online = useOnlineStatus().online;
 
   // A hand-over from the workshop: a quick description or a source image.

@@ -9,7 +9,7 @@ import { normalizeFabricForm } from '../model/fabric-form';
 
 export type DraftUpdate = (change: (draft: VideoDraft) => VideoDraft) => void;
 
-export function useVideoDraft(): { draft: VideoDraft | null; update: DraftUpdate; reset: () => void } {
+export function useVideoDraft(): { draft: VideoDraft | null; update: DraftUpdate; reset: () => void; read: () => VideoDraft | null } {
   const userKey = currentUserKey(useSession());
   const [draft, setDraft] = useState<VideoDraft | null>(null);
   const latest = useRef<VideoDraft | null>(null);
@@ -77,5 +77,6 @@ export function useVideoDraft(): { draft: VideoDraft | null; update: DraftUpdate
     };
   }, [flush]);
 
-  return { draft, update, reset };
+  const read = useCallback(() => latest.current, []);
+  return { draft, update, reset, read };
 }

@@ -46,15 +46,14 @@ function goTo(step: StepId) {
   return (d: VideoDraft): VideoDraft => ({ ...d, step, furthest: furthestOf(d.furthest, step) });
 }
 
-export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
+/** `read` gives the draft with every change so far (a render may not have happened yet). */
+export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, read: () => VideoDraft | null) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? 'zh-CN';
   const [analysis, setAnalysis] = useState<StreamState>(IDLE);
   const [regen, setRegen] = useState<StreamState>(IDLE);
   const [prompts, setPrompts] = useState<StreamState>(IDLE);
   const [videosBusy, setVideosBusy] = useState<StreamState>(IDLE);
-  const draftRef = useRef(draft);
-  draftRef.current = draft;
   const analysisAbort = useRef<AbortController | null>(null);
   const regenRun = useRef<{ abort: AbortController; generationId: number | null; imageIds: number[] } | null>(null);
   const promptsAbort = useRef<AbortController | null>(null);
@@ -85,7 +84,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
 
   const runAnalysis = useCallback(
     async (requestId: string) => {
-      const d = draftRef.current;
+      const d = read();
       if (!d) return;
       analysisAbort.current?.abort();
       const abort = new AbortController();
@@ -163,28 +162,28 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
   );
 
   const startAnalysis = useCallback(() => {
-    const d = draftRef.current;
+    const d = read();
     if (!d) return;
     const requestId = newRequestId();
     update((x) =>
       goTo('images')({ ...x, requestId, analysisStarted: true, analysisText: '', analysisModel: null, candidates: [], selectedImageIds: [] }),
     );
     void runAnalysis(requestId);
-  }, [runAnalysis, update]);
+  }, [read, runAnalysis, update]);
 
   const retryAnalysis = useCallback(() => {
-    const id = draftRef.current?.requestId;
+    const id = read()?.requestId;
     if (id) void runAnalysis(id);
-  }, [runAnalysis]);
+  }, [read, runAnalysis]);
 
   const cancelAnalysisRun = useCallback(() => {
-    const id = draftRef.current?.requestId;
+    const id = read()?.requestId;
     analysisAbort.current?.abort();
     analysisAbort.current = null;
     if (id) void cancelAnalysis(id).catch(() => undefined);
     setAnalysis(IDLE);
     update((x) => ({ ...x, step: 'prompt', requestId: null, analysisStarted: false }));
-  }, [update]);
+  }, [read, update]);
 
   // ---- regeneration -------------------------------------------------------------------------
 
@@ -289,7 +288,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
 
   const runVideoPrompts = useCallback(
     async (quick: boolean) => {
-      const d = draftRef.current;
+      const d = read();
       if (!d || d.selectedImageIds.length === 0) return;
       promptsAbort.current?.abort();
       const abort = new AbortController();
@@ -330,7 +329,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
         return;
       }
       setPrompts((s) => ({ ...s, running: false, progress: 100, message: t('videoGeneration.progress.completed') }));
-      const now = draftRef.current;
+      const now = read();
       if (!now) return;
       if (quick) {
         const ids = defaultPromptIds(now.videoPrompts, imageIds);
@@ -340,7 +339,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
         update((x) => goTo('selectPrompts')({ ...x, selectedPromptIds: defaultPromptIds(x.videoPrompts, imageIds) }));
       }
     },
-    [createFromDraft, language, presetLabel, t, update],
+    [createFromDraft, read, language, presetLabel, t, update],
   );
 
   // ---- videos --------------------------------------------------------------------------------
@@ -351,7 +350,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
       const abort = new AbortController();
       followAbort.current = abort;
       setVideosBusy((s) => ({ ...s, running: true, error: null, startedAt: s.startedAt ?? Date.now() }));
-      const open = () => (draftRef.current?.videos ?? []).filter((v) => ids.includes(v.id) && !isFinished(v.status)).map((v) => v.id);
+      const open = () => (read()?.videos ?? []).filter((v) => ids.includes(v.id) && !isFinished(v.status)).map((v) => v.id);
       const onVideo = (video: VideoView) => update((x) => ({ ...x, videos: mergeVideos(x.videos, [video]) }));
       try {
         await streamVideoProgress(
@@ -387,11 +386,11 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
       setVideosBusy((s) => ({ ...s, running: false }));
       update(goTo('complete'));
     },
-    [update],
+    [read, update],
   );
 
   const generateVideos = useCallback(() => {
-    const d = draftRef.current;
+    const d = read();
     if (!d) return;
     void (async () => {
       // Edited prompts are saved with the image first (best effort; the text also goes along).
@@ -404,20 +403,20 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate) {
       }
       await createFromDraft(d, d.selectedPromptIds);
     })();
-  }, [createFromDraft]);
+  }, [createFromDraft, read]);
 
   const retry = useCallback(
     async (id: number) => {
       try {
         const video = await withRetry(() => retryVideo(id));
         update((x) => goTo('videos')({ ...x, videos: x.videos.map((v) => (v.id === id ? video : v)) }));
-        const ids = (draftRef.current?.videos ?? []).map((v) => (v.id === id ? video.id : v.id));
+        const ids = (read()?.videos ?? []).map((v) => (v.id === id ? video.id : v.id));
         void follow(ids);
       } catch (error) {
         toast.error(messageOf(error, t('videoGeneration.errors.retry')));
       }
     },
-    [follow, t, update],
+    [follow, read, t, update],
   );
 
   const cancelOne = useCallback(

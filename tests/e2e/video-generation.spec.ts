@@ -1,0 +1,212 @@
+// The video workflow in Chromium against the companion server with its built-in engine, as a
+// GENERAL user: the whole flow to a playable MP4, the 6/6/10 limits with their messages, a reload
+// in the middle of the analysis, and quick mode. Keyboard, accessibility and both tablet viewports.
+import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from './accessibility';
+import { pngFiles } from './image-processing-helpers';
+import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
+
+const PORT = 8171;
+const GENERAL = { account: 'vg-general', password: 'vg-general-pass' };
+let server: RunningServer;
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(90_000);
+
+async function login(account: string, password: string) {
+  const res = await fetch(`${server.url}/api/auth/login-password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account, password }),
+  });
+  return ((await res.json()) as { data: { token: string; refresh_token?: string; user: { account: string } } }).data;
+}
+
+test.beforeAll(async () => {
+  server = await startServer(PORT, process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {});
+  const admin = await login(E2E_ADMIN.account, E2E_ADMIN.password);
+  const res = await fetch(`${server.url}/api/users/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+    body: JSON.stringify({ account: GENERAL.account, password: GENERAL.password, user_level: 'GENERAL', display_name: 'Designer' }),
+  });
+  expect(res.status).toBeLessThan(300);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function open(page: Page): Promise<void> {
+  const grant = await login(GENERAL.account, GENERAL.password);
+  await page.goto(`${server.url}/config.json`);
+  await page.evaluate((g) => {
+    localStorage.setItem('token', g.token);
+    if (g.refresh_token) localStorage.setItem('refreshToken', g.refresh_token);
+    localStorage.setItem('isLoggedIn', 'true');
+    localStorage.setItem('username', g.user.account);
+    localStorage.setItem('userInfo', JSON.stringify(g.user));
+    localStorage.setItem('language', 'en-US');
+  }, grant);
+  await page.goto(`${server.url}/#/video-generation`);
+  await expect(page.getByTestId('video-generation-page')).toBeVisible();
+}
+
+async function fillInfo(page: Page) {
+  await page.getByTestId('field-fabric_name').fill('Silk chiffon');
+  await page.getByTestId('field-transparency').selectOption('other');
+  await page.getByTestId('field-transparency-custom').fill('see-through when wet');
+  await page.getByTestId('field-luster').selectOption('soft');
+  await page.getByTestId('input-model').setInputFiles(pngFiles(1, 64));
+  await page.getByTestId('input-pattern').setInputFiles(pngFiles(1, 64, 5));
+  await expect(page.getByTestId('thumb-model')).toHaveCount(1);
+}
+
+async function toCandidates(page: Page) {
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('step-next')).toHaveText(/Analyse/);
+  await expect(page.getByTestId('step-blocker')).toHaveText('Select at least one image prompt to continue.');
+  await page.getByTestId('prompt-select').check();
+  await page.getByTestId('step-next').click();
+}
+
+test('a GENERAL user runs the whole flow to a playable MP4, by keyboard where it counts', async ({ page }) => {
+  const started = Date.now();
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await open(page);
+  await fillInfo(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await toCandidates(page);
+  await expect(page.getByTestId('analysis-progress-message')).toBeVisible();
+  await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });
+  await expect(page.getByTestId('step-next')).toHaveText(/video prompts/i);
+  const analysed = Date.now();
+  await expect(page.getByTestId('local-preview')).toBeVisible();
+  await expect(page.getByTestId('analysis-text')).not.toBeEmpty();
+  expect(await seriousViolations(page)).toEqual([]);
+  const noScroll = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(noScroll).toBe(true);
+
+  // Select the first candidate by keyboard.
+  await page.getByTestId('candidate-select').first().focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+  await page.getByTestId('step-next').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('video-prompt-text')).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.getByTestId('step-next')).toHaveText(/Generate videos/);
+  await expect(page.getByTestId('video-prompt-select').first()).toBeChecked();
+  const prompted = Date.now();
+  // Back keeps the selection; forward again.
+  await page.getByTestId('step-back').click();
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+  await page.getByTestId('step-selectPrompts').click();
+  await page.getByTestId('video-prompt-text').first().fill('A slow push in over the silk, soft light.');
+  await page.getByTestId('setting-duration').first().selectOption('6');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('complete-message')).toBeVisible({ timeout: 60_000 });
+  const done = Date.now();
+  await expect(page.getByTestId('video-card')).toHaveAttribute('data-status', 'completed');
+  const src = await page.getByTestId('video-player').getAttribute('src');
+  expect(src).toBeTruthy();
+  const mp4 = await page.evaluate(async (url) => {
+    const r = await fetch(url!);
+    const b = new Uint8Array(await r.arrayBuffer());
+    return { type: r.headers.get('content-type'), ftyp: String.fromCharCode(...b.slice(4, 8)), size: b.length };
+  }, src);
+  expect(mp4.ftyp).toBe('ftyp');
+  await expect(page.getByTestId('video-history')).toHaveAttribute('href', /#\/history/);
+  // Plays in the browser.
+  const playable = await page.getByTestId('video-player').evaluate(
+    (v: HTMLVideoElement) => new Promise<boolean>((resolve) => {
+      if (v.readyState >= 1) return resolve(v.duration > 0);
+      v.addEventListener('loadedmetadata', () => resolve(v.duration > 0), { once: true });
+      v.addEventListener('error', () => resolve(false), { once: true });
+      v.load();
+    }),
+  );
+  expect(playable).toBe(true);
+  await page.setViewportSize({ width: 1024, height: 768 });
+  expect(await seriousViolations(page)).toEqual([]);
+  console.log(
+    `timings: analysis+candidates ${analysed - started} ms, video prompts ${prompted - analysed} ms, videos ${done - prompted} ms, whole ${done - started} ms, mp4 ${mp4.size} bytes`,
+  );
+});
+
+test('the 6/6/10 limits say the count and how many could not be added; the draft survives a reload', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await open(page);
+  if (await page.getByTestId('start-over').isVisible()) await page.getByTestId('start-over').click();
+  await page.getByTestId('input-model').setInputFiles(pngFiles(8, 24));
+  await expect(page.getByText('Model images: 6 of 6. 2 could not be added.')).toBeVisible();
+  await page.getByTestId('input-pattern').setInputFiles(pngFiles(6, 24, 10));
+  await expect(page.getByText('Images in all: 10 of 10. 2 could not be added.')).toBeVisible();
+  await expect(page.getByTestId('count-model')).toHaveText('6 / 6');
+  await expect(page.getByTestId('count-pattern')).toHaveText('4 / 6');
+  await page.getByTestId('field-fabric_name').fill('Linen blend');
+  await page.waitForTimeout(500);
+  await page.reload();
+  await expect(page.getByTestId('field-fabric_name')).toHaveValue('Linen blend');
+  await expect(page.getByTestId('thumb-pattern')).toHaveCount(4);
+});
+
+test('reload in the middle of the analysis continues without retyping, then quick mode goes straight to videos', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await open(page);
+  if (await page.getByTestId('start-over').isVisible()) await page.getByTestId('start-over').click();
+  // Clear what the previous test left.
+  for (const role of ['model', 'pattern']) {
+    while ((await page.getByTestId(`thumb-${role}`).count()) > 0) await page.getByTestId(`thumb-${role}`).first().getByRole('button').click();
+  }
+  await fillInfo(page);
+  await toCandidates(page);
+  await expect(page.getByTestId('analysis-progress-message')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });
+  await expect(page.getByTestId('step-next')).toHaveText(/video prompts/i);
+  await page.getByTestId('step-info').click();
+  await expect(page.getByTestId('field-fabric_name')).toHaveValue('Silk chiffon');
+  await expect(page.getByTestId('field-transparency-custom')).toHaveValue('see-through when wet');
+  await page.getByTestId('step-select').click();
+  await page.getByTestId('candidate-select').nth(1).check();
+  await page.getByTestId('candidate-select').nth(2).check();
+  await page.getByTestId('quick-mode').click();
+  // Two videos, rendered one after the other: the second waits and is cancelled, then retried
+  // from its original parameters.
+  await expect(page.getByTestId('video-card')).toHaveCount(2, { timeout: 30_000 });
+  const second = page.getByTestId('video-card').nth(1);
+  await second.getByRole('button', { name: 'Cancel' }).click();
+  await expect(second.getByTestId('video-retry')).toBeVisible({ timeout: 30_000 });
+  await second.getByTestId('video-retry').click();
+  await expect(page.getByTestId('complete-message')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('video-card')).toHaveCount(2);
+  await expect(page.getByTestId('video-card').nth(0)).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('video-card').nth(1)).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('complete-message')).toHaveText('2 of 2 videos are ready.');
+});
+
+test('regenerate twice quickly: the first is cancelled and only the images of the second stay', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await open(page);
+  await fillInfo(page);
+  await toCandidates(page);
+  await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });
+  await expect(page.getByTestId('regen-area')).toBeVisible();
+  await page.getByTestId('candidate-select').first().check();
+  const regenerated = page.locator('[data-testid="candidate"][data-source="regenerated"]');
+  await page.getByTestId('regen-prompt').fill('warmer tones');
+  await page.getByTestId('regen-start').click();
+  await expect(page.getByTestId('regen-cancel')).toBeDisabled({ timeout: 30_000 });
+  const one = await regenerated.count();
+  expect(one).toBeGreaterThan(0);
+  await page.getByTestId('regen-clear').click();
+  await expect(regenerated).toHaveCount(0);
+  await page.getByTestId('candidate-select').first().check();
+  await page.getByTestId('regen-prompt').fill('cooler tones');
+  await page.getByTestId('regen-start').click();
+  await page.getByTestId('regen-start').click();
+  await expect(page.getByTestId('regen-cancel')).toBeDisabled({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await expect(regenerated).toHaveCount(one);
+});
