@@ -6,7 +6,10 @@
 // when nobody came back is it cancelled. A failed or cancelled attempt is forgotten, so the repeat
 // runs afresh. The designer's Cancel does not wait for the grace: cancel() stops the job at once
 // and forgets it (even a finished one), so a Retry never gets the cancelled image back.
+// Finished answers are also written to disk (DurableReplays) when one is given, so a resend that
+// arrives after a crash or a restart is still answered from the first run.
 import { createHash } from 'node:crypto';
+import type { DurableReplays } from './durable-replays.js';
 import type { UpscaleParams } from './upscale-params.js';
 import type { UpscaleOutcome } from './upscale-service.js';
 
@@ -53,6 +56,7 @@ export class IdempotentResults {
     resultTtlSeconds: number,
     private readonly now: () => Date,
     private readonly graceMs = REPLAY_GRACE_MS,
+    private readonly durable?: DurableReplays,
   ) {
     // Never hand out a link that is about to expire.
     this.ttlMs = Math.min(MAX_TTL_MS, (resultTtlSeconds * 1000) / 2);
@@ -83,9 +87,15 @@ export class IdempotentResults {
     if (!IdempotentResults.honours(key))
       return { outcome: await work(clientSignal), replayed: false, keyed: false };
     this.dropExpired();
-    const nowMs = this.now().getTime();
     const id = `${key}\n${fingerprint}`;
-    const hit = this.entries.get(id);
+    let hit = this.entries.get(id);
+    if (!hit && this.durable) {
+      // Not in memory: perhaps answered before this process started (a restart after a crash).
+      const stored = await this.durable.get(owner, key).catch(() => undefined);
+      if (stored && stored.fingerprint === fingerprint) return { outcome: stored.outcome, replayed: true, keyed: true };
+      hit = this.entries.get(id); // a request with the same key may have started it meanwhile
+    }
+    const nowMs = this.now().getTime();
     if (hit) {
       try {
         return { outcome: await this.follow(hit, clientSignal), replayed: true, keyed: true };
@@ -101,7 +111,15 @@ export class IdempotentResults {
       key,
       owner,
       expiresAt: nowMs + this.ttlMs,
-      outcome: Promise.resolve().then(() => work(controller.signal)),
+      outcome: Promise.resolve()
+        .then(() => work(controller.signal))
+        .then(async (outcome) => {
+          // Written before the reply goes out: once the tablet could have seen it, a resend finds it.
+          await this.durable
+            ?.put(owner, key, { fingerprint, outcome, expiresAt: nowMs + this.ttlMs })
+            .catch(() => undefined);
+          return outcome;
+        }),
       settled: false,
       clients: 0,
       controller,
@@ -131,6 +149,11 @@ export class IdempotentResults {
   cancel(key: string, owner: number): CancelOutcome {
     if (!IdempotentResults.honours(key)) return 'unknown';
     this.dropExpired();
+    try {
+      this.durable?.remove(owner, key);
+    } catch {
+      // a record that cannot be removed expires with its link
+    }
     let outcome: CancelOutcome = 'unknown';
     for (const [id, e] of this.entries) {
       if (e.key !== key) continue;

@@ -1,10 +1,12 @@
 // The upscale service's routes (spec §7), relative to the group's prefix. Replies are the
 // service's own shape: {status: "success", ...} or {status: "error", code, message}.
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/current-user.js';
 import { streamBatch } from './batch-stream.js';
 import { abortOnDisconnect } from './client-abort.js';
-import { IdempotentResults } from './idempotent-results.js';
+import { DurableReplays } from './durable-replays.js';
+import { IdempotentResults, REPLAY_GRACE_MS } from './idempotent-results.js';
 import type { SignedUrls } from './signed-urls.js';
 import { UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
@@ -78,7 +80,14 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     };
   });
 
-  const idempotent = new IdempotentResults(o.resultTtlSeconds, o.now);
+  // Finished answers kept beside the results, so a resend after a restart does not run the model again.
+  const replays = new DurableReplays(path.join(path.dirname(o.service.store.root), 'upscale-replays'), o.now);
+  const idempotent = new IdempotentResults(o.resultTtlSeconds, o.now, REPLAY_GRACE_MS, replays);
+  const sweepReplays = () => void replays.sweep().catch(() => undefined);
+  sweepReplays();
+  const replaySweeper = setInterval(sweepReplays, 600_000);
+  replaySweeper.unref();
+  app.addHook('onClose', async () => clearInterval(replaySweeper));
 
   app.post('/upscale/single', async (request, reply) => {
     const { signal } = abortOnDisconnect(reply);
