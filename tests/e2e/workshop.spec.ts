@@ -129,6 +129,8 @@ test('text, image and mixed items run to completion with the built-in engine; ke
     await expect(page.getByTestId('workshop-queue')).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `horizontal overflow at ${viewport.width}x${viewport.height}`).toBeLessThanOrEqual(0);
+    const shots = process.env.WORKSHOP_SCREENSHOTS;
+    if (shots) await page.screenshot({ path: `${shots}/workshop-${viewport.width}x${viewport.height}.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
   }
 });
@@ -286,14 +288,22 @@ test('a DESIGNER is refused by the server and sees no workshop in the menu', asy
 
 test('timings of each item type with the built-in engine (for the notes)', async () => {
   admin = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
-  const runs: Record<string, { processing_ms: number; wall_ms: number }[]> = { text: [], image: [], mixed: [] };
+  type Run = { processing_ms: number; wall_ms: number; confidence: number | null; model: string | null };
+  const runs: Record<string, Run[]> = {};
   const config = JSON.stringify({ model: 'local', creativity: 0.5, precision: 0.5, style: 'natural' });
+  const cases = [
+    { type: 'text', size: null },
+    { type: 'image', size: [512, 512] },
+    { type: 'mixed', size: [512, 512] },
+    { type: 'image', size: [1600, 1200] },
+    { type: 'mixed', size: [1600, 1200] },
+  ] as const;
   for (let round = 0; round < 3; round += 1) {
-    for (const type of ['text', 'image', 'mixed'] as const) {
+    for (const c of cases) {
       const form = new FormData();
-      form.append('type', type);
-      if (type !== 'image') form.append('text', 'ＡＢＣ fabric ,100%polyester ,weight 200 g/m2 — 春夏 voile面料');
-      if (type !== 'text') form.append('images[]', new Blob([new Uint8Array(makePng(512, 512, round + 1))], { type: 'image/png' }), 'fabric.png');
+      form.append('type', c.type);
+      if (c.type !== 'image') form.append('text', 'ＡＢＣ fabric ,100%polyester ,weight 200 g/m2 — 春夏 voile面料');
+      if (c.size) form.append('images[]', new Blob([new Uint8Array(makePng(c.size[0], c.size[1], round + 1))], { type: 'image/png' }), 'fabric.png');
       form.append('config', config);
       const started = Date.now();
       const created = await thirdCall(server.url, 'POST', '/workshop/items', admin.token, form);
@@ -301,14 +311,20 @@ test('timings of each item type with the built-in engine (for the notes)', async
       const id = (created.data as ThirdItem).id;
       let item = created.data as ThirdItem;
       while (item.status === 'pending' || item.status === 'processing') {
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, 50));
         item = (await thirdCall(server.url, 'GET', `/workshop/items/${id}`, admin.token)).data as ThirdItem;
       }
       expect(item.status).toBe('completed');
-      runs[type]!.push({ processing_ms: item.result?.processing_ms ?? -1, wall_ms: Date.now() - started });
+      const key = c.size ? `${c.type} ${c.size[0]}x${c.size[1]}` : c.type;
+      (runs[key] ??= []).push({
+        processing_ms: item.result?.processing_ms ?? -1,
+        wall_ms: Date.now() - started,
+        confidence: item.result?.confidence ?? null,
+        model: item.result?.model ?? null,
+      });
     }
   }
   const out = process.env.WORKSHOP_TIMINGS_FILE;
   if (out) writeFileSync(out, JSON.stringify(runs, null, 2));
-  console.log('workshop timings (built-in engine, 512x512 PNG):', JSON.stringify(runs));
+  console.log('workshop timings (built-in engine):', JSON.stringify(runs));
 });

@@ -1,7 +1,6 @@
 // The run's settings: model (what the server offers; the built-in engine named as the local
 // preview it is), creativity, precision and output style, each with a plain-language hint.
 import { useTranslation } from 'react-i18next';
-import { SegmentedControl } from '../../../components/segmented-control';
 import type { ConfigDraft } from '../model/workshop-config';
 import { OUTPUT_STYLES, type WorkshopModel } from '../model/workshop-item';
 
@@ -95,17 +94,26 @@ export function ConfigPanel({ draft, model, models, modelsLoading, modelsError, 
           {t('workshop.config.precisionHelp')}
         </p>
       </div>
-      <div className="ws-field">
-        <SegmentedControl
-          label={t('workshop.config.style')}
-          options={OUTPUT_STYLES.map((v) => ({ value: v, label: t(`workshop.styles.${v}`) }))}
-          value={draft.style}
-          onChange={(style) => onChange({ ...draft, style })}
-          size="sm"
-          testId="workshop-style"
-        />
-        <p className="ws-help">{t(`workshop.config.styleHelp.${draft.style}`)}</p>
-      </div>
+      <fieldset className="ws-field ws-styles" data-testid="workshop-style" aria-describedby="ws-style-help">
+        <legend className="ws-field__label">{t('workshop.config.style')}</legend>
+        <div className="ws-styles__grid">
+          {OUTPUT_STYLES.map((style) => (
+            <label key={style} className={`ws-style${draft.style === style ? ' ws-style--on' : ''}`}>
+              <input
+                type="radio"
+                name="ws-style"
+                value={style}
+                checked={draft.style === style}
+                onChange={() => onChange({ ...draft, style })}
+              />
+              {t(`workshop.styles.${style}`)}
+            </label>
+          ))}
+        </div>
+        <p id="ws-style-help" className="ws-help">
+          {t(`workshop.config.styleHelp.${draft.style}`)}
+        </p>
+      </fieldset>
     </section>
   );
 }

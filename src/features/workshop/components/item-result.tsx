@@ -17,8 +17,10 @@ interface Props {
 
 export function ResultMeta({ result, localPreview }: { result: WorkshopResult; localPreview: boolean }) {
   const { t, i18n } = useTranslation();
-  const seconds = result.processing_ms === null ? null : result.processing_ms / 1000;
+  const ms = result.processing_ms;
   const fmt = new Intl.NumberFormat(i18n.resolvedLanguage, { maximumFractionDigits: 1 });
+  const time =
+    ms === null ? '—' : ms < 1000 ? t('workshop.result.milliseconds', { value: fmt.format(ms) }) : t('workshop.result.seconds', { value: fmt.format(ms / 1000) });
   return (
     <dl className="ws-meta" data-testid="workshop-result-meta">
       <div>
@@ -27,7 +29,7 @@ export function ResultMeta({ result, localPreview }: { result: WorkshopResult; l
       </div>
       <div>
         <dt>{t('workshop.result.time')}</dt>
-        <dd data-testid="workshop-time">{seconds === null ? '—' : t('workshop.result.seconds', { value: fmt.format(seconds) })}</dd>
+        <dd data-testid="workshop-time">{time}</dd>
       </div>
       <div>
         <dt>{t('workshop.result.model')}</dt>

@@ -13,6 +13,7 @@ import {
   wipeOtherWorkshopQueues,
 } from '../../../lib/db/workshop-queue-store';
 import { useOnlineStatus } from '../../../lib/offline/online-status';
+import { registerLogoutCleanup } from '../../../lib/session/logout-cleanup';
 import { RetryGaveUp, withRetry } from '../../../lib/retry/with-retry';
 import { cancelWorkshopItem, createWorkshopItem, retryWorkshopItem } from '../api/workshop-api';
 import { workshopKeys } from '../api/workshop-keys';
@@ -31,6 +32,31 @@ export interface WorkshopQueue {
   retryItem(id: number): Promise<WorkshopItem>;
 }
 
+/**
+ * Sends in flight, by entry id. Module-wide: a send goes on while the person visits another page,
+ * and stops at logout before the wipe, so nothing of theirs is written back afterwards.
+ */
+const inflight = new Map<string, AbortController>();
+/** Whose sends are in flight: another account's stop when the page opens for a different user. */
+let inflightOwner: string | null = null;
+
+function stopAll(): void {
+  for (const controller of inflight.values()) controller.abort();
+  inflight.clear();
+}
+registerLogoutCleanup(stopAll);
+
+/** Every open queue view hears every change, so a send that outlives its page still updates the next one. */
+type Change = { kind: 'put'; entry: QueueEntry } | { kind: 'drop'; id: string };
+const listeners = new Set<(change: Change) => void>();
+
+function applyChange(list: QueueEntry[], change: Change, userKey: string | null): QueueEntry[] {
+  if (change.kind === 'drop') return list.filter((e) => e.id !== change.id);
+  const { entry } = change;
+  if (entry.userKey !== userKey) return list;
+  return list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [...list, entry];
+}
+
 function newId(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
@@ -41,7 +67,6 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
   const { online } = useOnlineStatus();
   const [entries, setEntries] = useState<QueueEntry[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const controllers = useRef(new Map<string, AbortController>());
   const entriesRef = useRef(entries);
   entriesRef.current = entries;
 
@@ -50,25 +75,32 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
     setLoaded(false);
     setEntries([]);
     if (!userKey) return;
+    if (inflightOwner !== userKey) stopAll();
+    inflightOwner = userKey;
+    const listener = (change: Change) => setEntries((list) => applyChange(list, change, userKey));
+    listeners.add(listener);
     void (async () => {
       await wipeOtherWorkshopQueues(userKey).catch(() => undefined);
-      const stored = afterReload(await readWorkshopQueue<QueueEntry>(userKey).catch(() => []));
+      // A send that outlived the last visit to this page is still going: it stays "sending".
+      const raw = await readWorkshopQueue<QueueEntry>(userKey).catch(() => []);
+      const stored = raw.map((e) => (inflight.has(e.id) ? { ...e, state: 'sending' as const } : afterReload([e])[0]!));
       if (!live) return;
       setEntries(stored);
       setLoaded(true);
     })();
     return () => {
       live = false;
+      listeners.delete(listener);
     };
   }, [userKey]);
 
   const save = useCallback(async (entry: QueueEntry) => {
-    setEntries((list) => (list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [...list, entry]));
+    for (const listener of listeners) listener({ kind: 'put', entry });
     await putWorkshopQueueRecord(entry).catch(() => undefined);
   }, []);
 
   const drop = useCallback(async (id: string) => {
-    setEntries((list) => list.filter((e) => e.id !== id));
+    for (const listener of listeners) listener({ kind: 'drop', id });
     await deleteWorkshopQueueRecord(id).catch(() => undefined);
   }, []);
 
@@ -92,7 +124,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
   const send = useCallback(
     async (entry: QueueEntry) => {
       const controller = new AbortController();
-      controllers.current.set(entry.id, controller);
+      inflight.set(entry.id, controller);
       let current: QueueEntry = { ...entry, state: 'sending', error: undefined, retryable: undefined, retryAt: undefined };
       await save(current);
       try {
@@ -105,11 +137,13 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
           {
             signal: controller.signal,
             onRetry: (streak, error) => {
+              if (controller.signal.aborted) return;
               current = { ...current, retryAt: streak.nextAttemptAt, error: isApiError(error) ? error.message : undefined };
               void save(current);
             },
           },
         );
+        if (controller.signal.aborted) return;
         putItem(item);
         await drop(entry.id);
         void queryClient.invalidateQueries({ queryKey: workshopKeys.items() });
@@ -119,7 +153,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
         const message = isApiError(last) ? last.message : t('workshop.errors.sendFailed');
         await save({ ...current, state: 'failed', error: message, retryable: error instanceof RetryGaveUp, retryAt: undefined });
       } finally {
-        controllers.current.delete(entry.id);
+        if (inflight.get(entry.id) === controller) inflight.delete(entry.id);
       }
     },
     [drop, i18n.resolvedLanguage, putItem, queryClient, save, t],
@@ -128,9 +162,9 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
   // Start what fits whenever a slot frees up (an item finished, a send ended, the connection came back).
   useEffect(() => {
     if (!loaded || !online) return;
-    const view = entries.map((e) => (controllers.current.has(e.id) ? { ...e, state: 'sending' as const } : e));
+    const view = entries.map((e) => (inflight.has(e.id) ? { ...e, state: 'sending' as const } : e));
     for (const entry of entriesToStart(view, runningOnServer)) {
-      if (!controllers.current.has(entry.id)) void send(entry);
+      if (!inflight.has(entry.id)) void send(entry);
     }
   }, [entries, loaded, online, runningOnServer, send]);
 
@@ -144,7 +178,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
 
   const removeEntry = useCallback(
     async (id: string) => {
-      controllers.current.get(id)?.abort();
+      inflight.get(id)?.abort();
       await drop(id);
     },
     [drop],
