@@ -3,7 +3,7 @@
 // in the middle of the analysis, and quick mode. Keyboard, accessibility and both tablet viewports.
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './accessibility';
-import { pngFiles } from './image-processing-helpers';
+import { pngFiles, startCountingProxy } from './image-processing-helpers';
 import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
 
 const PORT = 8171;
@@ -37,9 +37,9 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function open(page: Page): Promise<void> {
+async function open(page: Page, base = server.url): Promise<void> {
   const grant = await login(GENERAL.account, GENERAL.password);
-  await page.goto(`${server.url}/config.json`);
+  await page.goto(`${base}/config.json`);
   await page.evaluate((g) => {
     localStorage.setItem('token', g.token);
     if (g.refresh_token) localStorage.setItem('refreshToken', g.refresh_token);
@@ -48,7 +48,7 @@ async function open(page: Page): Promise<void> {
     localStorage.setItem('userInfo', JSON.stringify(g.user));
     localStorage.setItem('language', 'en-US');
   }, grant);
-  await page.goto(`${server.url}/#/video-generation`);
+  await page.goto(`${base}/#/video-generation`);
   await expect(page.getByTestId('video-generation-page')).toBeVisible();
 }
 
@@ -210,3 +210,35 @@ test('regenerate twice quickly: the first is cancelled and only the images of th
   await page.waitForTimeout(500);
   await expect(regenerated).toHaveCount(one);
 });
+
+test('the connection cut mid-analysis: the page reconnects to the same work; a reload mid-video picks the videos up again', async ({ page }) => {
+  test.setTimeout(120_000);
+  const proxy = await startCountingProxy(PORT);
+  try {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await open(page, proxy.url);
+    await fillInfo(page);
+    await toCandidates(page);
+    await expect(page.getByTestId('analysis-progress-message')).toBeVisible();
+    await proxy.cut();
+    await page.waitForTimeout(1500);
+    await proxy.restore();
+    await runRest(page);
+  } finally {
+    await proxy.close();
+  }
+});
+
+async function runRest(page: Page) {
+  await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });
+  await page.getByTestId('candidate-select').first().check();
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('video-prompt-text')).toHaveCount(3, { timeout: 30_000 });
+  await page.getByTestId('setting-kind').selectOption('first-last-frame');
+  await page.getByTestId('setting-last-frame').selectOption({ index: 1 });
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('video-card')).toHaveCount(1, { timeout: 30_000 });
+  await page.reload();
+  await expect(page.getByTestId('complete-message')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('video-card')).toHaveAttribute('data-status', 'completed');
+}

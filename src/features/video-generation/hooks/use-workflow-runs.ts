@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
-import { isApiError } from '../../../lib/api';
+import { ApiError, isApiError } from '../../../lib/api';
 import { withRetry, RetryGaveUp } from '../../../lib/retry/with-retry';
 import { cancelAnalysis, fetchImageRequests, streamAnalysis, type AnalyzeEvent } from '../api/analyze-stream';
 import { cancelRegeneration, streamRegeneration } from '../api/regenerate-stream';
@@ -120,29 +120,43 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
         modelImages: d.files.filter((f) => f.role === 'model').map((f) => f.blob),
         patternImages: d.files.filter((f) => f.role === 'pattern').map((f) => f.blob),
       };
-      try {
-        const outcome = await withRetry(() => streamAnalysis(input, onEvent, abort.signal), { signal: abort.signal });
+      // One attempt: the stream, and when it ends before its last event (the connection was cut),
+      // the request as the server has it. Still running: throw a network failure so the policy
+      // opens the stream again with the same request id, which joins the same work.
+      const attempt = async () => {
+        const outcome = await streamAnalysis(input, onEvent, abort.signal);
         if (outcome === 'cancelled' || finished) return;
-        // The stream ended before its last event: the work goes on (or ended) on the server.
-        await recoverAnalysis(requestId, abort.signal);
+        const [view] = await fetchImageRequests([requestId], abort.signal);
+        if (view?.status === 'completed') {
+          finished = true;
+          applyRequest(view);
+          return;
+        }
+        if (view?.status === 'failed') {
+          finished = true;
+          setAnalysis((s) => ({ ...s, running: false, error: view.error?.message ?? t('videoGeneration.errors.analysis') }));
+          return;
+        }
+        if (view) update((x) => ({ ...x, candidates: mergeImages(x.candidates, view.images.filter((i) => i.status === 'completed')) }));
+        throw new ApiError('network', 0, t('errors.network'));
+      };
+      try {
+        await withRetry(attempt, {
+          signal: abort.signal,
+          onRetry: (streak) =>
+            setAnalysis((s) => ({ ...s, retryInMs: Math.max(1000, streak.nextAttemptAt - Date.now()), message: t('videoGeneration.progress.reconnecting') })),
+        });
       } catch (error) {
         if (abort.signal.aborted) return;
-        try {
-          if (await recoverAnalysis(requestId, abort.signal, true)) return;
-        } catch {
-          // Recovery needs the network too; the error below says so.
-        }
         setAnalysis((s) => ({ ...s, running: false, error: messageOf(error, t('videoGeneration.errors.analysis')) }));
       }
     },
-    // recoverAnalysis is declared below and stable through its own deps.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [applyRequest, language, presetLabel, t, update],
+    [applyRequest, language, presetLabel, read, t, update],
   );
 
   /** Looks the request up on the server; true when it is finished (applied or failed). */
   const recoverAnalysis = useCallback(
-    async (requestId: string, signal: AbortSignal, onlyIfFinished = false): Promise<boolean> => {
+    async (requestId: string, signal: AbortSignal): Promise<boolean> => {
       const [view] = await fetchImageRequests([requestId], signal);
       if (view?.status === 'completed') {
         applyRequest(view);
@@ -153,7 +167,6 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
         return true;
       }
       if (view) update((x) => ({ ...x, candidates: mergeImages(x.candidates, view.images.filter((i) => i.status === 'completed')) }));
-      if (onlyIfFinished) return false;
       // Still running: join it again with the same request id.
       void runAnalysis(requestId);
       return false;
