@@ -12,4 +12,9 @@ export const queryKeys = {
     details: ['history', 'detail'] as const,
     recent: ['history', 'recent'] as const,
   },
+  workshop: {
+    all: ['workshop'] as const,
+    models: () => ['workshop', 'models'] as const,
+    items: () => ['workshop', 'items'] as const,
+  },
 } as const;

@@ -1,7 +1,7 @@
 // Queries of the workshop: the models on offer and the person's items (persisted, so results
 // read offline and after a reload). The list is polled while anything still runs on the server.
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { workshopKeys } from './workshop-keys';
+import { queryKeys } from '../../../lib/query/query-keys';
 import { isRunning, type WorkshopItem, type WorkshopPage } from '../model/workshop-item';
 import { fetchWorkshopItems, fetchWorkshopModels } from './workshop-api';
 
@@ -9,7 +9,7 @@ export const POLL_MS = 1500;
 
 export const workshopModelsQuery = () =>
   queryOptions({
-    queryKey: workshopKeys.models(),
+    queryKey: queryKeys.workshop.models(),
     queryFn: ({ signal }) => fetchWorkshopModels(signal),
     staleTime: 5 * 60_000,
     meta: { persist: true },
@@ -21,7 +21,7 @@ export function useWorkshopModels() {
 
 export const workshopItemsQuery = () =>
   infiniteQueryOptions({
-    queryKey: workshopKeys.items(),
+    queryKey: queryKeys.workshop.items(),
     queryFn: ({ pageParam, signal }) => fetchWorkshopItems({ cursor: pageParam }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last: WorkshopPage) => (last.has_more ? last.next_cursor : null),

@@ -16,7 +16,7 @@ import { useOnlineStatus } from '../../../lib/offline/online-status';
 import { registerLogoutCleanup } from '../../../lib/session/logout-cleanup';
 import { RetryGaveUp, withRetry } from '../../../lib/retry/with-retry';
 import { cancelWorkshopItem, createWorkshopItem, retryWorkshopItem } from '../api/workshop-api';
-import { workshopKeys } from '../api/workshop-keys';
+import { queryKeys } from '../../../lib/query/query-keys';
 import type { WorkshopItem, WorkshopPage } from '../model/workshop-item';
 import { afterReload, entriesToStart, type QueueEntry } from '../model/workshop-queue';
 
@@ -106,7 +106,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
 
   const putItem = useCallback(
     (item: WorkshopItem) => {
-      queryClient.setQueryData<Pages>(workshopKeys.items(), (data) => {
+      queryClient.setQueryData<Pages>(queryKeys.workshop.items(), (data) => {
         if (!data || data.pages.length === 0) {
           return { pages: [{ items: [item], next_cursor: null, has_more: false }], pageParams: [null] };
         }
@@ -146,7 +146,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
         if (controller.signal.aborted) return;
         putItem(item);
         await drop(entry.id);
-        void queryClient.invalidateQueries({ queryKey: workshopKeys.items() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.workshop.items() });
       } catch (error) {
         if (controller.signal.aborted || isCancelled(error)) return;
         const last = error instanceof RetryGaveUp ? error.lastError : error;
