@@ -242,3 +242,25 @@ async function runRest(page: Page) {
   await expect(page.getByTestId('complete-message')).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('video-card')).toHaveAttribute('data-status', 'completed');
 }
+
+test('"use these settings" from history pre-fills a new run from a video', async ({ page }) => {
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await open(page);
+  const videoId = await page.evaluate(async () => {
+    const token = localStorage.getItem('token');
+    const r = await fetch('/api/user/video-generations', { headers: { authorization: `Bearer ${token}` } });
+    const body = (await r.json()) as { data: { items: { id: number; kind: string }[] } };
+    return body.data.items.find((v) => v.kind === 'first-last-frame')?.id ?? body.data.items[0]!.id;
+  });
+  await page.goto(`${server.url}/#/video-generation?from=video:${videoId}`);
+  await expect(page.getByTestId('candidate')).toHaveCount(2);
+  await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
+  await expect(page).toHaveURL(/#\/video-generation$/);
+  await page.getByTestId('step-info').click();
+  await expect(page.getByTestId('field-fabric_name')).toHaveValue('Silk chiffon');
+  await expect(page.getByTestId('field-luster')).toHaveValue('soft');
+  await expect(page.getByTestId('field-transparency-custom')).toHaveValue('see-through when wet');
+  await expect(page.getByTestId('thumb-model')).toHaveCount(1);
+  await page.getByTestId('step-prompt').click();
+  await expect(page.getByTestId('prompt-select')).toBeChecked();
+});

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { FullScreenSpinner } from '../../../components/full-screen-spinner';
 import { takeVideoHandoff } from '../../../lib/handoff/video-handoff';
 import { useOnlineStatus } from '../../../lib/offline/online-status';
+import { useHistorySource } from '../hooks/use-history-source';
 import { useVideoDraft } from '../hooks/use-video-draft';
 import { useWorkflowRuns } from '../hooks/use-workflow-runs';
 import { newRequestId } from '../model/draft';
@@ -27,6 +28,7 @@ export default function VideoGenerationPage() {
   const { draft, update, reset, read } = useVideoDraft();
   const runs = useWorkflowRuns(draft, update, read);
   const online = useOnlineStatus().online;
+  useHistorySource(draft, update);
 
   // A hand-over from the workshop: a quick description or a source image.
   useEffect(() => {
