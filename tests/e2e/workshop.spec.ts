@@ -135,6 +135,31 @@ test('text, image and mixed items run to completion with the built-in engine; ke
   }
 });
 
+test('images come in by paste and by drop as well as by the picker', async ({ page }) => {
+  await openWorkshop(page, 'local');
+  await chooseType(page, 'Image');
+  const bytes = [...makePng(24, 24, 9)];
+  // Pasted anywhere on the page (a screenshot, a copied photo).
+  await page.evaluate((data) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(data)], 'pasted.png', { type: 'image/png' }));
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+  }, bytes);
+  await expect(page.getByTestId('workshop-chosen-image')).toHaveCount(1);
+  // Dropped on the drop zone.
+  const transfer = await page.evaluateHandle((data) => {
+    const t = new DataTransfer();
+    t.items.add(new File([new Uint8Array(data)], 'dropped.png', { type: 'image/png' }));
+    return t;
+  }, bytes);
+  await page.getByTestId('workshop-drop').dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(page.getByTestId('workshop-chosen-image')).toHaveCount(2);
+  await expect(page.getByRole('img', { name: 'dropped.png' })).toBeVisible();
+  await page.getByTestId('workshop-add').click();
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(newest(page).getByTestId('workshop-result-image')).toHaveCount(2);
+});
+
 test('provider refusals (safety block, quota) are shown in the user language and a retry completes the item', async ({ page }) => {
   await openWorkshop(page, 'gemini');
   gemini.script = ['safety', 'quota'];
