@@ -257,6 +257,8 @@ test('results stay readable without the server, and logout wipes the device queu
   await page.route('**/third-api/**', (route) => route.abort('internetdisconnected'));
   await page.reload();
   await expect(page.getByTestId('workshop-result-text').first()).toBeVisible();
+  // The settings are remembered, and the models come from the device too.
+  await expect(page.getByTestId('workshop-model')).toHaveValue('local');
   await expect(page.getByText('Readable offline later').first()).toBeVisible();
 
   // Still unreachable: a new item waits on the device; logging out leaves no trace of it.
