@@ -70,14 +70,23 @@ async function toCandidates(page: Page) {
   await page.getByTestId('step-next').click();
 }
 
+const shot = async (page: Page, name: string) => {
+  if (process.env.VIDEO_SHOTS) await page.screenshot({ path: `${process.env.VIDEO_SHOTS}/${name}.png`, fullPage: true });
+};
+
 test('a GENERAL user runs the whole flow to a playable MP4, by keyboard where it counts', async ({ page }) => {
   const started = Date.now();
   await page.setViewportSize({ width: 768, height: 1024 });
   await open(page);
   await fillInfo(page);
   expect(await seriousViolations(page)).toEqual([]);
+  await shot(page, '1-info');
+  await page.getByTestId('step-next').click();
+  await shot(page, '2-prompt');
+  await page.getByTestId('step-back').click();
   await toCandidates(page);
   await expect(page.getByTestId('analysis-progress-message')).toBeVisible();
+  await shot(page, '3-images');
   await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });
   await expect(page.getByTestId('step-next')).toHaveText(/video prompts/i);
   const analysed = Date.now();
@@ -86,6 +95,7 @@ test('a GENERAL user runs the whole flow to a playable MP4, by keyboard where it
   expect(await seriousViolations(page)).toEqual([]);
   const noScroll = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   expect(noScroll).toBe(true);
+  await shot(page, '4-select');
 
   // Select the first candidate by keyboard.
   await page.getByTestId('candidate-select').first().focus();
@@ -97,6 +107,7 @@ test('a GENERAL user runs the whole flow to a playable MP4, by keyboard where it
   await expect(page.getByTestId('step-next')).toHaveText(/Generate videos/);
   await expect(page.getByTestId('video-prompt-select').first()).toBeChecked();
   const prompted = Date.now();
+  await shot(page, '6-select-prompts');
   // Back keeps the selection; forward again.
   await page.getByTestId('step-back').click();
   await expect(page.getByTestId('selected-count')).toHaveText('1 selected');
@@ -105,8 +116,11 @@ test('a GENERAL user runs the whole flow to a playable MP4, by keyboard where it
   await page.getByTestId('setting-duration').first().selectOption('6');
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('videos-progress')).toBeVisible();
+  await shot(page, '7-videos');
   await expect(page.getByTestId('complete-message')).toBeVisible({ timeout: 60_000 });
   const done = Date.now();
+  await shot(page, '8-complete');
   await expect(page.getByTestId('video-card')).toHaveAttribute('data-status', 'completed');
   const src = await page.getByTestId('video-player').getAttribute('src');
   expect(src).toBeTruthy();
@@ -263,4 +277,23 @@ test('"use these settings" from history pre-fills a new run from a video', async
   await expect(page.getByTestId('thumb-model')).toHaveCount(1);
   await page.getByTestId('step-prompt').click();
   await expect(page.getByTestId('prompt-select')).toBeChecked();
+});
+
+test('offline: the form stays usable and is kept, the page says what needs the network', async ({ page, context }) => {
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await open(page);
+  await context.setOffline(true);
+  await page.getByTestId('field-fabric_name').fill('Offline voile');
+  await page.getByTestId('input-pattern').setInputFiles(pngFiles(1, 32));
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('offline-note')).toBeVisible();
+  await expect(page.getByTestId('step-next')).toBeDisabled();
+  await page.getByTestId('prompt-select').check();
+  expect(await seriousViolations(page)).toEqual([]);
+  await context.setOffline(false);
+  await expect(page.getByTestId('offline-note')).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByTestId('step-next')).toBeEnabled();
+  await page.getByTestId('step-info').click();
+  await expect(page.getByTestId('field-fabric_name')).toHaveValue('Offline voile');
+  await expect(page.getByTestId('thumb-pattern')).toHaveCount(1);
 });

@@ -1,7 +1,7 @@
 // Step 1: the fabric form of spec §3 (presets with "other" → own words), the guidance fields with
 // voice input, the optional quick description, and the model and pattern uploads with the
 // 6 / 6 / 10 limits (drop, pick, paste, camera).
-import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { VoiceInput } from '../../../components/voice-input';
@@ -148,6 +148,7 @@ function UploadZone({ role, draft, update }: { role: ImageRole; draft: VideoDraf
   const { t } = useTranslation();
   const files = draft.files.filter((f) => f.role === role);
   const [dragging, setDragging] = useState(false);
+  const addRef = useRef<(files: File[]) => void>(() => undefined);
 
   const add = (offered: File[]) => {
     const usable = offered.filter((f) => {
@@ -175,6 +176,20 @@ function UploadZone({ role, draft, update }: { role: ImageRole; draft: VideoDraf
     }
   };
 
+  addRef.current = add;
+  useEffect(() => {
+    if (role !== 'pattern') return;
+    // A paste anywhere else on the step (not in a text field, not in a zone) adds pattern images.
+    const onDocumentPaste = (e: globalThis.ClipboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('[data-upload-role], input, textarea, select')) return;
+      const pasted = [...(e.clipboardData?.files ?? [])];
+      if (pasted.length > 0) addRef.current(pasted);
+    };
+    document.addEventListener('paste', onDocumentPaste);
+    return () => document.removeEventListener('paste', onDocumentPaste);
+  }, [role]);
+
   const onDrop = (e: DragEvent<HTMLDivElement>) => {
     e.preventDefault();
     setDragging(false);
@@ -198,6 +213,10 @@ function UploadZone({ role, draft, update }: { role: ImageRole; draft: VideoDraf
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
       onPaste={onPaste}
+      tabIndex={0}
+      role="group"
+      aria-label={t(`videoGeneration.info.${role}Images`)}
+      data-upload-role={role}
       data-testid={`upload-${role}`}
     >
       <div className="vg-upload__head">
