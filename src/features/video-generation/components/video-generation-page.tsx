@@ -22,6 +22,15 @@ import { WorkflowStepper } from './workflow-stepper';
 import './video-generation.css';
 
 const NETWORK_STEPS: StepId[] = ['images', 'videoPrompts', 'videos'];
+/** Back skips the steps that only show running work: to where the designer last chose something. */
+const BACK_TO: Partial<Record<StepId, StepId>> = {
+  images: 'prompt',
+  select: 'prompt',
+  videoPrompts: 'select',
+  selectPrompts: 'select',
+  videos: 'selectPrompts',
+  complete: 'selectPrompts',
+};
 
 export default function VideoGenerationPage() {
   const { t } = useTranslation();
@@ -144,7 +153,7 @@ export default function VideoGenerationPage() {
           type="button"
           className="btn btn--ghost vg-touch"
           disabled={draft.step === 'info' || busy}
-          onClick={() => open(draft.step === 'select' ? 'prompt' : draft.step === 'selectPrompts' ? 'select' : previousStep(draft.step))}
+          onClick={() => open(BACK_TO[draft.step] ?? previousStep(draft.step))}
           data-testid="step-back"
         >
           {t('videoGeneration.actions.back')}
