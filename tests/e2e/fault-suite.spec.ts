@@ -1,0 +1,183 @@
+// The flaky network of a trade fair, made on purpose by a proxy in front of the companion server:
+// random resets of uploads with reloads, uploads reset for 20 s while small requests answer, the
+// server killed and restarted mid-batch, and a prompt edit made while uploads fail. In each, the
+// batch finishes with no click, and the server ran the model once per image (counted on the
+// server: one result folder per finished run). Each test prints its time beside a batch with no
+// faults.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startServer, type RunningServer } from './server-process';
+import { startFaultProxy, type FaultProxy } from './fault-proxy';
+import { pngFiles, signIn } from './image-processing-helpers';
+import { apiCall, signInApi } from './offline-helpers';
+import { E2E_ADMIN } from './server-process';
+
+const PORT = 8141;
+const BATCH = 30;
+/** Small images: the suite is about the network, not the engine. Each upload is about 7 KB. */
+const SIZE = 48;
+let server: RunningServer;
+let proxy: FaultProxy;
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(300_000);
+
+const serverEnv = () => ({
+  ...(process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {}),
+  LOGIN_MAX_ATTEMPTS: '1000',
+});
+
+test.beforeAll(async () => {
+  server = await startServer(PORT, serverEnv());
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test.beforeEach(async () => {
+  // A new seed per test, the same on every run.
+  proxy = await startFaultProxy(PORT, 1000 + test.info().title.length);
+});
+
+test.afterEach(async () => {
+  await proxy?.close();
+});
+
+/** Finished engine runs on the server: each writes one result folder (a cancelled or killed run writes none). */
+const runsOnServer = () => {
+  const dir = path.join(server.dataDir, 'upscale-results');
+  return existsSync(dir) ? readdirSync(dir).length : 0;
+};
+
+const cards = (page: Page, status: string) => page.locator(`[data-testid="result-card"][data-status="${status}"]`);
+
+async function startBatch(page: Page, offset: number): Promise<number> {
+  await signIn(page, proxy.url);
+  await expect(page.getByTestId('model-up2x-conservative')).toBeVisible();
+  await page.getByTestId('upload-input').setInputFiles(pngFiles(BATCH, SIZE, offset));
+  await expect(page.getByTestId('pending-file')).toHaveCount(BATCH);
+  await page.getByTestId('start-upscale').click();
+  await expect(page.getByTestId('result-card')).toHaveCount(BATCH);
+  return Date.now();
+}
+
+/** Every image done, none failed or waiting for a person, and one finished run per image on the server. */
+async function expectEveryImageOnce(page: Page, runsBefore: number, timeout = 200_000): Promise<void> {
+  await expect(cards(page, 'completed')).toHaveCount(BATCH, { timeout });
+  await expect(cards(page, 'failed')).toHaveCount(0);
+  await expect(cards(page, 'interrupted')).toHaveCount(0);
+  expect(runsOnServer() - runsBefore).toBe(BATCH);
+}
+
+function report(name: string, started: number): void {
+  const c = proxy.counts;
+  const distinct = new Set(c.uploadKeys).size;
+  console.log(
+    `fault suite: ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s for ${BATCH} images; ` +
+      `${c.uploads} upload attempts for ${distinct} keys, ${c.resetBeforeServer} reset before the server, ` +
+      `${c.resetAfterServer} reset after it answered, ${c.largeBodiesCut} large bodies cut, ` +
+      `${c.whileHostCut} requests while the host was cut; server runs per image: 1`,
+  );
+}
+
+test('baseline: a batch of 30 with no faults', async ({ page }) => {
+  const runsBefore = runsOnServer();
+  const started = await startBatch(page, 100);
+  await expectEveryImageOnce(page, runsBefore);
+  report('no faults', started);
+});
+
+test('30 % of uploads reset at random and two reloads: every image completes, once each, with no click', async ({
+  page,
+}) => {
+  const runsBefore = runsOnServer();
+  proxy.resetUploads(0.3);
+  const started = await startBatch(page, 200);
+  await expect.poll(() => cards(page, 'completed').count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(5);
+  await page.reload();
+  await expect(page.getByTestId('result-card')).toHaveCount(BATCH);
+  await expect.poll(() => cards(page, 'completed').count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(15);
+  await page.reload();
+  await expectEveryImageOnce(page, runsBefore);
+  expect(proxy.counts.resetBeforeServer + proxy.counts.resetAfterServer).toBeGreaterThan(3);
+  report('30 % of uploads reset, 2 reloads', started);
+});
+
+test('uploads reset for 20 s while small requests answer: the batch says it is retrying, then finishes by itself', async ({
+  page,
+}) => {
+  const runsBefore = runsOnServer();
+  const started = await startBatch(page, 300);
+  await expect.poll(() => cards(page, 'completed').count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(3);
+  proxy.cutLargeBodies(2048);
+  const cutAt = Date.now();
+  // Told once, calmly, on the page and in the shell; each waiting image counts down to its next try.
+  await expect(page.getByTestId('queue-retrying')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('queue-retrying')).toHaveCount(1);
+  await expect(page.locator('[data-testid="queue-indicator"][data-retrying="true"]')).toBeVisible();
+  await expect(page.getByTestId('item-retry-countdown').first()).toHaveText(/Retrying/);
+  // The service's probe still answers, yet the failed uploads are not resent in a burst.
+  await page.waitForTimeout(Math.max(0, 20_000 - (Date.now() - cutAt)));
+  // Chromium itself resends a POST once, within milliseconds, when a reused connection is reset
+  // before any answer: tries closer than 100 ms are one try of ours.
+  const perImage = new Map<string, number[]>();
+  for (const { key, at } of proxy.counts.largeBodyCuts) {
+    const times = perImage.get(key) ?? [];
+    if (times.length === 0 || at - times.at(-1)! > 100) times.push(at);
+    perImage.set(key, times);
+  }
+  const attemptsWhileCut = proxy.counts.largeBodiesCut;
+  proxy.cutLargeBodies(0);
+  await expectEveryImageOnce(page, runsBefore);
+  await expect(page.getByTestId('queue-retrying')).toHaveCount(0);
+  const most = Math.max(...[...perImage.values()].map((t) => t.length));
+  console.log(
+    `fault suite: uploads reset for 20 s: ${attemptsWhileCut} upload attempts cut for ${perImage.size} images, at most ${most} tries for one image`,
+  );
+  // Each image backs off from 1 s (1, 2, 4, 8 s, jittered): about 5 tries in 20 s, not dozens.
+  expect(most).toBeLessThanOrEqual(8);
+  report('uploads reset for 20 s', started);
+});
+
+test('the server killed and restarted mid-batch: every image completes, once each, with no click', async ({ page }) => {
+  const runsBefore = runsOnServer();
+  const started = await startBatch(page, 400);
+  await expect.poll(() => cards(page, 'completed').count(), { timeout: 120_000 }).toBeGreaterThanOrEqual(8);
+  server.process.kill('SIGKILL');
+  await new Promise((r) => server.process.once('exit', r));
+  await expect(page.getByTestId('queue-paused')).toBeVisible({ timeout: 20_000 });
+  await page.waitForTimeout(3000);
+  server = await startServer(PORT, { ...serverEnv(), DATA_DIR: server.dataDir });
+  await expectEveryImageOnce(page, runsBefore);
+  report('server killed and restarted', started);
+});
+
+test('a prompt edit made while uploads are reset is sent exactly once', async ({ page }) => {
+  const runsBefore = runsOnServer();
+  const grant = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
+  await apiCall(server.url, 'DELETE', '/prompts/video/', grant.token);
+  await apiCall(server.url, 'POST', '/prompts/', grant.token, { type: 'video', content: 'Slow pan across the weave' });
+  const started = await startBatch(page, 500);
+  proxy.cutLargeBodies(2048);
+  await expect(page.getByTestId('queue-retrying')).toBeVisible({ timeout: 15_000 });
+  // The batch keeps running in the worker while the designer edits a prompt.
+  await page.goto(`${proxy.url}/#/prompt-management`);
+  const card = page.getByTestId('prompt-card-video');
+  const text = `Slow pan across the weave, edited at the fair ${Date.now()}`;
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await card.getByRole('textbox').fill(text);
+  await card.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('prompt-content-video')).toHaveText(text);
+  await expect(page.getByTestId('prompt-pending-video')).toHaveCount(0, { timeout: 30_000 });
+  await page.waitForTimeout(5000);
+  const edits = proxy.counts.otherKeyed.filter((r) => r.path.startsWith('/api/prompts'));
+  expect(edits).toHaveLength(1);
+  const stored = await apiCall<{ content: string }>(server.url, 'GET', '/prompts/video/', grant.token);
+  expect(stored.data.content).toBe(text);
+  proxy.cutLargeBodies(0);
+  await page.goto(`${proxy.url}/#/image-processing`);
+  await expectEveryImageOnce(page, runsBefore);
+  report('prompt edit while uploads reset', started);
+});
