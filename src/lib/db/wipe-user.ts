@@ -1,6 +1,7 @@
 // Removes every record of one user from every store (logout, account switch).
 import { openLoomDb } from './open-db';
 import { USER_STORES } from './schema';
+import { deleteVideoDraft, wipeAllVideoDrafts, wipeOtherVideoDrafts } from './video-draft-store';
 import { wipeOtherWorkshopQueues, wipeWorkshopQueue } from './workshop-queue-store';
 
 export async function wipeUserData(userKey: string): Promise<void> {
@@ -15,6 +16,7 @@ export async function wipeUserData(userKey: string): Promise<void> {
   }
   await tx.done;
   await wipeWorkshopQueue(userKey);
+  await deleteVideoDraft(userKey).catch(() => undefined);
 }
 
 /** Everything, whoever it belonged to: used when the signed-in user is not known any more. */
@@ -24,6 +26,7 @@ export async function wipeAllUserData(): Promise<void> {
   await Promise.all(USER_STORES.map((name) => tx.objectStore(name).clear()));
   await tx.done;
   await wipeWorkshopQueue(null);
+  await wipeAllVideoDrafts().catch(() => undefined);
 }
 
 /** Every user's data except this one's (a different account signed in on a shared device). */
@@ -43,5 +46,6 @@ export async function wipeOtherUsersData(keep: string): Promise<number> {
   }
   await tx.done;
   await wipeOtherWorkshopQueues(keep);
+  await wipeOtherVideoDrafts(keep).catch(() => undefined);
   return removed;
 }
