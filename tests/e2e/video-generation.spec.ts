@@ -200,7 +200,7 @@ test('reload in the middle of the analysis continues without retyping, then quic
   await expect(page.getByTestId('complete-message')).toHaveText('2 of 2 videos are ready.');
 });
 
-test('regenerate twice quickly: the first is cancelled and only the images of the second stay', async ({ page }) => {
+test('regenerate twice quickly: the first is cancelled and only the images of the second stay; a cut video prompt stream is asked again', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await open(page);
   await fillInfo(page);
@@ -223,6 +223,17 @@ test('regenerate twice quickly: the first is cancelled and only the images of th
   await expect(page.getByTestId('regen-cancel')).toBeDisabled({ timeout: 30_000 });
   await page.waitForTimeout(500);
   await expect(regenerated).toHaveCount(one);
+
+  // The video prompt stream cut once: asked again by itself, three prompts all the same.
+  let cut = 0;
+  await page.route('**/video-prompts-stream', async (route) => {
+    if (cut++ === 0) await route.abort('connectionreset');
+    else await route.continue();
+  });
+  await page.getByTestId('step-next').click();
+  await expect(page.getByTestId('video-prompt-text')).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.getByTestId('step-next')).toHaveText(/Generate videos/);
+  expect(cut).toBe(2);
 });
 
 test('the connection cut mid-analysis: the page reconnects to the same work; a reload mid-video picks the videos up again', async ({ page }) => {

@@ -1,12 +1,13 @@
 // "Use these settings" from history (#/video-generation?from=<image|video>:<id>): the image's
 // detail (fabric form, prompt, description, uploads) and, for a video, its settings.
 import { http } from '../../../lib/api';
-import type { GeneratedImage } from '../model/generation-types';
+import type { GeneratedImage, VideoPromptView } from '../model/generation-types';
 
 export interface ImageDetail extends GeneratedImage {
   user_prompt: string | null;
   description: string | null;
   fabric: Record<string, string>;
+  video_prompts?: VideoPromptView[];
   uploaded_images: { model: { url: string; position: number }[]; pattern: { url: string; position: number }[] };
 }
 

@@ -11,6 +11,7 @@ import { withRetry, RetryGaveUp } from '../../../lib/retry/with-retry';
 import { cancelAnalysis, fetchImageRequests, streamAnalysis, type AnalyzeEvent } from '../api/analyze-stream';
 import { cancelRegeneration, streamRegeneration } from '../api/regenerate-stream';
 import { createVideos, cancelVideo, fetchVideo, retryVideo, streamVideoProgress, type VideoSpecBody } from '../api/video-generations';
+import { fetchImageDetail } from '../api/history-source';
 import { streamVideoPrompts, saveVideoPrompt } from '../api/video-prompts-stream';
 import {
   defaultPromptIds,
@@ -309,36 +310,64 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
       const imageIds = [...d.selectedImageIds];
       update((x) => goTo('videoPrompts')({ ...x, mode: quick ? 'quick' : 'fine', videoPrompts: [], promptErrors: {}, selectedPromptIds: [] }));
       setPrompts({ ...IDLE, running: true, progress: 1, message: t('videoGeneration.progress.connecting'), startedAt: Date.now() });
-      let complete = false;
-      try {
-        await withRetry(
-          () =>
-            streamVideoPrompts(
-              { imageIds, language, fabricInfo: fabricInfo(d.form, presetLabel) },
-              (e) => {
-                if (e.type === 'prompts') {
-                  update((x) => ({ ...x, videoPrompts: [...x.videoPrompts.filter((p) => p.imageId !== e.image_id), ...promptsFromServer(e.prompts)] }));
-                } else if (e.type === 'image_error') {
-                  update((x) => ({ ...x, promptErrors: { ...x.promptErrors, [e.image_id]: e.message ?? t('videoGeneration.errors.videoPrompts') } }));
-                } else if (e.type === 'progress') {
-                  setPrompts((s) => ({ ...s, progress: Math.max(s.progress, e.progress ?? 0), message: e.message ?? s.message }));
-                } else if (e.type === 'complete') {
-                  complete = true;
-                } else if (e.type === 'error') {
-                  setPrompts((s) => ({ ...s, running: false, error: e.message ?? t('videoGeneration.errors.videoPrompts') }));
-                }
-              },
-              abort.signal,
-            ),
-          { signal: abort.signal },
+      // Images still without prompts (or an error of their own).
+      const missing = () => {
+        const x = read();
+        return imageIds.filter((id) => !x?.videoPrompts.some((p) => p.imageId === id) && !x?.promptErrors[id]);
+      };
+      let attempts = 0;
+      let failed: string | null = null;
+      // One attempt: after a cut, first the prompts the server saved with each image, then the stream
+      // again for the images that still have none.
+      const attempt = async () => {
+        attempts += 1;
+        if (attempts > 1) {
+          for (const id of missing()) {
+            const detail = await fetchImageDetail(id, abort.signal);
+            if (detail.video_prompts && detail.video_prompts.length > 0) {
+              const saved = promptsFromServer(detail.video_prompts);
+              update((x) => ({ ...x, videoPrompts: [...x.videoPrompts.filter((p) => p.imageId !== id), ...saved] }));
+            }
+          }
+        }
+        const ids = missing();
+        if (ids.length === 0) return;
+        let complete = false;
+        const outcome = await streamVideoPrompts(
+          { imageIds: ids, language, fabricInfo: fabricInfo(d.form, presetLabel) },
+          (e) => {
+            if (e.type === 'prompts') {
+              update((x) => ({ ...x, videoPrompts: [...x.videoPrompts.filter((p) => p.imageId !== e.image_id), ...promptsFromServer(e.prompts)] }));
+            } else if (e.type === 'image_error') {
+              update((x) => ({ ...x, promptErrors: { ...x.promptErrors, [e.image_id]: e.message ?? t('videoGeneration.errors.videoPrompts') } }));
+            } else if (e.type === 'progress') {
+              setPrompts((s) => ({ ...s, progress: Math.max(s.progress, e.progress ?? 0), message: e.message ?? s.message }));
+            } else if (e.type === 'complete') {
+              complete = true;
+            } else if (e.type === 'error') {
+              failed = e.message ?? t('videoGeneration.errors.videoPrompts');
+            }
+          },
+          abort.signal,
         );
+        if (outcome === 'cancelled' || complete || failed) return;
+        throw new ApiError('network', 0, t('errors.network'));
+      };
+      try {
+        await withRetry(attempt, {
+          signal: abort.signal,
+          onRetry: (streak) =>
+            setPrompts((s) => ({ ...s, retryInMs: Math.max(1000, streak.nextAttemptAt - Date.now()), message: t('videoGeneration.progress.reconnecting') })),
+        });
       } catch (error) {
         if (abort.signal.aborted) return;
         setPrompts((s) => ({ ...s, running: false, error: messageOf(error, t('videoGeneration.errors.videoPrompts')) }));
         return;
       }
-      if (abort.signal.aborted || !complete) {
-        if (!abort.signal.aborted) setPrompts((s) => ({ ...s, running: false, error: t('videoGeneration.errors.videoPrompts') }));
+      if (abort.signal.aborted) return;
+      if (failed) {
+        const message: string = failed;
+        setPrompts((s) => ({ ...s, running: false, error: message }));
         return;
       }
       setPrompts((s) => ({ ...s, running: false, progress: 100, message: t('videoGeneration.progress.completed') }));
