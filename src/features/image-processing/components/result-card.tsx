@@ -2,6 +2,7 @@
 // actions that fit its state. Every action is a visible button: no hover-only controls on tablets.
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RetryCountdown } from '../../../components/retry-countdown';
 import { toast } from 'sonner';
 import type { QueueItem } from '../../../workers/upscale-queue/protocol';
 import { fetchResultBlob } from '../api/fetch-result-blob';
@@ -11,7 +12,6 @@ import { formatBytes, formatSeconds } from '../model/format';
 import { failureText, isRetrying, statusKey } from '../model/item-status';
 import { resultFileName } from '../model/result-file-name';
 import { saveBlob } from '../model/save-blob';
-import { RetryCountdown } from './retry-countdown';
 
 interface Props {
   item: QueueItem;
@@ -80,7 +80,12 @@ export const ResultCard = memo(function ResultCard({ item, thumb: thumbBlob, act
         </div>
         <div className={`ip-status ip-status--${item.status}`} data-testid="item-status">
           {isRetrying(item) && item.retry ? (
-            <RetryCountdown nextAttemptAt={item.retry.nextAttemptAt} />
+            <RetryCountdown
+              nextAttemptAt={item.retry.nextAttemptAt}
+              waitingKey="imageProcessing.status.retryingIn"
+              dueKey="imageProcessing.status.retrying"
+              testId="item-retry-countdown"
+            />
           ) : (
             t(statusKey(item), { progress: item.progress })
           )}

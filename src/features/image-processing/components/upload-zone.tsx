@@ -3,7 +3,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageIcon } from '../../../components/icons';
-import { usePasteFiles } from '../hooks/use-paste-files';
+import { usePasteFiles } from '../../../components/use-paste-files';
 import './upload-zone.css';
 
 const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
@@ -18,7 +18,7 @@ export function UploadZone({ onFiles, disabled }: Props) {
   const picker = useRef<HTMLInputElement>(null);
   const camera = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  usePasteFiles(onFiles, !disabled);
+  usePasteFiles(onFiles, { enabled: !disabled });
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ImageIcon } from '../../../components/icons';
 import { SegmentedControl } from '../../../components/segmented-control';
 import { VoiceInput } from '../../../components/voice-input';
-import { usePasteFiles } from '../hooks/use-paste-files';
+import { usePasteFiles } from '../../../components/use-paste-files';
 import { MAX_IMAGES, MAX_TEXT, sortFiles, type Rejected } from '../model/file-rules';
 import { WORKSHOP_TYPES, type WorkshopType } from '../model/workshop-item';
 
@@ -41,7 +41,7 @@ export function ItemComposer({ disabled, onAdd }: Props) {
     },
     [],
   );
-  usePasteFiles(addFiles, !disabled);
+  usePasteFiles(addFiles, { enabled: !disabled, fromTextFields: true });
 
   const previews = useMemo(() => files.map((f) => URL.createObjectURL(f)), [files]);
   useEffect(() => () => previews.forEach((u) => URL.revokeObjectURL(u)), [previews]);

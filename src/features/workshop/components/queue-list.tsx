@@ -9,7 +9,7 @@ import { RetryGaveUp } from '../../../lib/retry/with-retry';
 import { isCancelledItem, isRunning, type WorkshopItem } from '../model/workshop-item';
 import { waitingPosition, type QueueEntry } from '../model/workshop-queue';
 import { ItemResult } from './item-result';
-import { RetryCountdown } from './retry-countdown';
+import { RetryCountdown } from '../../../components/retry-countdown';
 
 interface Props {
   entries: QueueEntry[];
@@ -63,7 +63,7 @@ export function QueueList({ entries, items, online, onRemoveEntry, onResendEntry
             {entry.state === 'sending' && entry.retryAt !== undefined && (
               <p className="ws-help" data-testid="workshop-entry-retrying">
                 {entry.error ? `${entry.error} · ` : ''}
-                <RetryCountdown nextAttemptAt={entry.retryAt} />
+                <RetryCountdown nextAttemptAt={entry.retryAt} waitingKey="workshop.status.retryingIn" dueKey="workshop.status.retrying" />
               </p>
             )}
             {entry.state === 'failed' && (
