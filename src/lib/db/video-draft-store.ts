@@ -2,7 +2,8 @@
 // selections, the step and the ids of work running on the server, so a reload, a crash or a
 // sign-in expiry loses nothing. Its own small database (like the workshop's queue): one record per
 // user, wiped on logout and whenever another user opens the page on this device.
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema } from 'idb';
+import { cachedConnection } from './cached-connection';
 import { registerLogoutCleanup } from '../session/logout-cleanup';
 
 export const VIDEO_DRAFT_DB_NAME = 'loom-studio-video';
@@ -16,26 +17,10 @@ interface VideoDraftDbSchema extends DBSchema {
   drafts: { key: string; value: VideoDraftRecord };
 }
 
-let connection: Promise<IDBPDatabase<VideoDraftDbSchema>> | null = null;
-
-function open(): Promise<IDBPDatabase<VideoDraftDbSchema>> {
-  connection ??= openDB<VideoDraftDbSchema>(VIDEO_DRAFT_DB_NAME, 1, {
-    upgrade(db) {
-      db.createObjectStore('drafts', { keyPath: 'userKey' });
-    },
-    blocking() {
-      void connection?.then((db) => db.close());
-      connection = null;
-    },
-    terminated() {
-      connection = null;
-    },
-  }).catch((error: unknown) => {
-    connection = null;
-    throw error;
-  });
-  return connection;
-}
+const connection = cachedConnection<VideoDraftDbSchema>(VIDEO_DRAFT_DB_NAME, 1, (db) => {
+  db.createObjectStore('drafts', { keyPath: 'userKey' });
+});
+const open = () => connection.open();
 
 export async function readVideoDraft<T extends VideoDraftRecord>(userKey: string): Promise<T | undefined> {
   const db = await open();

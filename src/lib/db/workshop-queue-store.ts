@@ -2,7 +2,8 @@
 // a reload or a lost connection sends them later instead of losing them. Its own small database
 // (not a store of loom-studio): it holds only this queue and never needs the shared migrations.
 // Every record says whose it is; logout wipes it (registered in wipe-user.ts).
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema } from 'idb';
+import { cachedConnection } from './cached-connection';
 
 export const WORKSHOP_DB_NAME = 'loom-studio-workshop';
 
@@ -17,26 +18,10 @@ interface WorkshopDbSchema extends DBSchema {
   queue: { key: string; value: WorkshopQueueRecord; indexes: { byUser: string } };
 }
 
-let connection: Promise<IDBPDatabase<WorkshopDbSchema>> | null = null;
-
-function open(): Promise<IDBPDatabase<WorkshopDbSchema>> {
-  connection ??= openDB<WorkshopDbSchema>(WORKSHOP_DB_NAME, 1, {
-    upgrade(db) {
-      db.createObjectStore('queue', { keyPath: 'id' }).createIndex('byUser', 'userKey');
-    },
-    blocking() {
-      void connection?.then((db) => db.close());
-      connection = null;
-    },
-    terminated() {
-      connection = null;
-    },
-  }).catch((error: unknown) => {
-    connection = null;
-    throw error;
-  });
-  return connection;
-}
+const connection = cachedConnection<WorkshopDbSchema>(WORKSHOP_DB_NAME, 1, (db) => {
+  db.createObjectStore('queue', { keyPath: 'id' }).createIndex('byUser', 'userKey');
+});
+const open = () => connection.open();
 
 export async function readWorkshopQueue<T extends WorkshopQueueRecord>(userKey: string): Promise<T[]> {
   const db = await open();
