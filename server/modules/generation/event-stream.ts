@@ -2,6 +2,7 @@
 // The reply is hijacked, so headers other hooks set (CORS, request id) are carried over by hand. A
 // client that goes away only stops the writing: the work behind the stream goes on and is saved.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { startEventStreamReply } from '../../http/event-stream-reply.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -15,18 +16,7 @@ export interface EventStream {
 }
 
 export function openEventStream(_request: FastifyRequest, reply: FastifyReply): EventStream {
-  const raw = reply.raw;
-  reply.hijack();
-  const carried = Object.fromEntries(
-    Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined),
-  ) as Record<string, string | number | string[]>;
-  raw.writeHead(200, {
-    ...carried,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  const raw = startEventStreamReply(reply);
   let closed = false;
   let resolveFinished: () => void = () => {};
   const finished = new Promise<void>((resolve) => (resolveFinished = resolve));

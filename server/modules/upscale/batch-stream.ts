@@ -9,6 +9,7 @@ import { upscaleMessage } from './upscale-messages.js';
 import type { UpscaleParams } from './upscale-params.js';
 import type { UpscaleService } from './upscale-service.js';
 import type { UploadedFile } from './upscale-upload.js';
+import { startEventStreamReply } from '../../http/event-stream-reply.js';
 
 export type BatchEvent =
   | { type: 'queued'; index: number; filename: string; total: number }
@@ -47,19 +48,7 @@ export async function streamBatch(
   const lang = request.headers['accept-language'];
   const controller = abortOnDisconnect(reply);
   const { signal } = controller;
-  const raw = reply.raw;
-  reply.hijack();
-  // Headers other hooks set (CORS, request id) are carried over by hand: hijack skips onSend.
-  const carried = Object.fromEntries(
-    Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined),
-  ) as Record<string, string | number | string[]>;
-  raw.writeHead(200, {
-    ...carried,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  const raw = startEventStreamReply(reply);
   const write = (chunk: string): void => {
     if (!raw.destroyed && !raw.writableEnded) raw.write(chunk);
   };
