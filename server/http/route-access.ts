@@ -66,6 +66,9 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'DELETE /upscale/jobs/:key': TOOL_ROLES.imageProcessing,
     // The link's HMAC signature and expiry are the check, so <img src> works without a bearer header.
     'GET /results/:id/:filename': 'public',
+    // The converted graphs, for upscaling on the designer's device (graph-routes.ts).
+    'GET /models/:name/graphs/manifest.json': TOOL_ROLES.imageProcessing,
+    'GET /models/:name/graphs/:hash/:file': TOOL_ROLES.imageProcessing,
   },
   third: {
     'GET /workshop/models': TOOL_ROLES.workshop,

@@ -4,8 +4,10 @@
 //   config       /config.json → network first, cached copy when offline
 //   locale       interface language chunks and locale files → cache first, with expiry
 //   media        images, thumbnails, video posters and videos → cache first, with expiry, per user
+//   deviceManifest  the upscale graphs' manifest → network first, cached copy when offline
+//   deviceModel  the upscale graphs and onnxruntime's wasm → cache first, on first use (never precached)
 //   passthrough  API calls, the reachability probe, other origins, non-GET → never touched
-export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'passthrough';
+export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'deviceManifest' | 'deviceModel' | 'passthrough';
 
 export interface RequestFacts {
   url: string;
@@ -25,6 +27,8 @@ export const CACHE_NAMES = {
   config: 'loom-config',
   locales: 'loom-locales',
   media: 'loom-user-media', // a user cache: starts with USER_CACHE_PREFIX
+  // Real-CUGAN's converted graphs (no user data) for upscaling on this device, offline too.
+  deviceModels: 'loom-device-models',
 } as const;
 
 /** The worker tells its pages what it evicted after a quota error (lib/offline/sw-registration.ts). */
@@ -33,6 +37,8 @@ export const MEDIA_EVICTED_MESSAGE = 'MEDIA_EVICTED';
 export const EXPIRY = {
   locales: { maxEntries: 20, maxAgeSeconds: 30 * 24 * 60 * 60 },
   media: { maxEntries: 300, maxAgeSeconds: 14 * 24 * 60 * 60 },
+  // About 22 MB of graphs per 2x model (11 files) and the 14 MB wasm: room for a few models.
+  deviceModels: { maxEntries: 48, maxAgeSeconds: 60 * 24 * 60 * 60 },
 } as const;
 
 const MEDIA_EXTENSIONS = /\.(png|jpe?g|webp|gif|avif|bmp|mp4|webm|mov)$/i;
@@ -53,6 +59,17 @@ export function isAppNavigation(pathname: string): boolean {
   return !last.includes('.') || last.endsWith('.html');
 }
 
+const DEVICE_GRAPH = /^\/upscale-api\/models\/[\w-]+\/graphs\/([0-9a-f]+\/[\w+.-]+\.onnx|manifest\.json)$/;
+const ORT_WASM = /^\/assets\/ort-wasm[\w.-]*\.wasm$/;
+
+/** The on-device upscaler's files: the graphs' manifest, a graph, or onnxruntime's wasm. */
+export function deviceModelKind(pathname: string): 'deviceManifest' | 'deviceModel' | null {
+  if (ORT_WASM.test(pathname)) return 'deviceModel';
+  const m = DEVICE_GRAPH.exec(pathname);
+  if (!m) return null;
+  return m[1] === 'manifest.json' ? 'deviceManifest' : 'deviceModel';
+}
+
 export function isLocaleRequest(pathname: string): boolean {
   return LOCALE_CHUNK.test(pathname) || LOCALE_FILE.test(pathname);
 }
@@ -65,6 +82,8 @@ export function classifyRequest(facts: RequestFacts, origin: string): RouteKind 
   if (facts.mode === 'navigate') return isAppNavigation(pathname) ? 'navigation' : 'passthrough';
   if (pathname === '/config.json') return url.search === '' ? 'config' : 'passthrough';
   if (isLocaleRequest(pathname)) return 'locale';
+  const device = deviceModelKind(pathname);
+  if (device) return device;
   if (MEDIA_DESTINATIONS.has(facts.destination) || MEDIA_EXTENSIONS.test(pathname)) {
     // Media behind the API (results, thumbnails) is cached; JSON API answers never are.
     return 'media';

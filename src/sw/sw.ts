@@ -33,6 +33,11 @@ const handlers: Record<
     cacheName: CACHE_NAMES.media,
     plugins: [new ExpirationPlugin({ ...EXPIRY.media })],
   }),
+  deviceManifest: new NetworkFirst({ cacheName: CACHE_NAMES.deviceModels, networkTimeoutSeconds: 4 }),
+  deviceModel: new CacheFirst({
+    cacheName: CACHE_NAMES.deviceModels,
+    plugins: [new ExpirationPlugin({ ...EXPIRY.deviceModels })],
+  }),
 };
 
 registerQuotaErrorCallback(async () => {

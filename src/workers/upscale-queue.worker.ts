@@ -7,6 +7,7 @@ import { QueueEngine } from './upscale-queue/queue-engine';
 import { createIdbQueueStore } from './upscale-queue/idb-queue-store';
 import type { QueueAuth, QueueSnapshot, UpscaleQueueApi } from './upscale-queue/protocol';
 import { joinUrl, xhrSender } from './upscale-queue/xhr-sender';
+import { createLocalUpscaler } from './upscale-local/client';
 
 const SNAPSHOT_INTERVAL_MS = 100;
 /** Set by the upscale service on GET /models (server/modules/upscale/upscale-routes.ts). */
@@ -33,6 +34,8 @@ function authHeaders(auth: QueueAuth): HeadersInit {
 const engine = new QueueEngine({
   store: createIdbQueueStore(),
   send: xhrSender,
+  // On-device upscaling (WebAssembly) while the service cannot be reached, or when chosen.
+  local: createLocalUpscaler(),
   async probe(auth) {
     const res = await fetch(joinUrl(auth.baseUrl, '/models'), {
       headers: authHeaders(auth),

@@ -9,6 +9,7 @@ import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cac
 import { realEngineFactory } from './real-engine.js';
 import { createSignedUrls } from './signed-urls.js';
 import type { EngineFactory } from './upscale-engine-port.js';
+import { registerGraphRoutes } from './graph-routes.js';
 import { installUpscaleErrorHandlers } from './upscale-error-handlers.js';
 import { registerUpscaleRoutes } from './upscale-routes.js';
 import { UpscaleService } from './upscale-service.js';
@@ -87,6 +88,10 @@ export async function registerUpscaleGroup(
         maxBatchFiles: c.maxBatchFiles,
         resultTtlSeconds: c.resultTtlSeconds,
         linkBase,
+      });
+      registerGraphRoutes(group, {
+        modelsDir: c.modelsDir,
+        knownModel: async (name) => (await service.listModels()).some((m) => m.name === name),
       });
     },
     { prefix: o.prefix },

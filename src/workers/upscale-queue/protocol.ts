@@ -11,7 +11,12 @@ export interface UpscaleParams {
   tileMode: number;
   cacheMode: number;
   alpha: number;
+  /** The designer chose "on this device": never sent to the server (upscale-local.worker.ts). */
+  onDevice?: boolean;
 }
+
+/** Where a result was made: by the upscale service, or on this device (offline, or by choice). */
+export type MadeOn = 'server' | 'device';
 
 export interface QueueError {
   /** Server code or HTTP status; 0 for no response. */
@@ -32,6 +37,8 @@ export interface QueueResult {
   outputType?: string;
   width?: number;
   height?: number;
+  /** Absent on results kept from before on-device upscaling existed: those came from the server. */
+  madeOn?: MadeOn;
 }
 
 export interface QueueItem {

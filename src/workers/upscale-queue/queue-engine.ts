@@ -5,6 +5,9 @@
 // Resends follow the product's retry policy (lib/retry): each failed item waits its own growing
 // delay, even when the service's probe answers (small requests may pass while uploads are cut),
 // and only after the policy's time budget does it stop and wait for the person.
+// When the service cannot be reached, waiting items are upscaled on this device one at a time (the
+// injected `local`), and so is every item the designer sent "on this device"; the queue goes back
+// to the server for the rest once its probe answers. Each result says where it was made.
 // Pure logic over injected I/O so unit tests drive it without a browser.
 import {
   backoffDelay,
@@ -23,7 +26,7 @@ import {
 } from './protocol';
 import type { QueueStore } from './queue-store';
 import { RETRY_BUDGET_SPENT } from './retry-budget';
-import type { Sender, SendOutcome } from './send-types';
+import type { LocalOutcome, LocalUpscaler, Sender, SendOutcome } from './send-types';
 
 export interface QueueEngineDeps {
   store: QueueStore;
@@ -37,6 +40,8 @@ export interface QueueEngineDeps {
   cancelOnServer?(idempotencyKey: string, auth: QueueAuth): Promise<void>;
   /** Downloads a finished result so it stays on the device; optional. */
   fetchResult?(url: string, auth: QueueAuth): Promise<{ blob: Blob; width?: number; height?: number }>;
+  /** Upscales on this device: while the service cannot be reached, and for items sent "on this device". */
+  local?: LocalUpscaler;
   onSnapshot(snapshot: QueueSnapshot): void;
   now?(): number;
   newId?(): string;
@@ -77,6 +82,12 @@ export class QueueEngine {
   private loading: Promise<void> = Promise.resolve();
   /** While the server is asked whether resends are safe, nothing starts. */
   private checkingResend = false;
+  /** The item being upscaled on this device (one at a time: a tablet's memory holds one job). */
+  private localItem: string | null = null;
+  /** A fallback is being prepared (are the graphs here?); nothing else starts on the device meanwhile. */
+  private localChecking = false;
+  /** The device could not get the graphs while the service was away: it waits for the service. */
+  private localUnavailable = false;
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly setTimer: (fn: () => void, ms: number) => () => void;
@@ -254,6 +265,7 @@ export class QueueEngine {
 
   /** Whether the service may hold a job under the item's current key (in flight, or kept for a resend). */
   private mayBeOnServer(item: QueueItem): boolean {
+    if (this.localItem === item.id) return false;
     // Items persisted before keySent existed: the status still tells.
     return item.keySent === true || item.status === 'processing' || item.status === 'interrupted';
   }
@@ -326,12 +338,14 @@ export class QueueEngine {
   }
 
   private pump(): void {
+    this.pumpLocal();
     if (this.paused || this.checkingResend || !this.auth?.token) return;
     const now = this.now();
     let nextDue = Infinity;
     for (const item of this.sorted()) {
       if (this.inFlight.size >= this.max) break;
       if (item.status !== 'waiting' || this.inFlight.has(item.id)) continue;
+      if (item.params.onDevice && this.deps.local) continue;
       // An item waiting out its retry delay lets the ones behind it go first.
       if (item.retry && item.retry.nextAttemptAt > now) {
         nextDue = Math.min(nextDue, item.retry.nextAttemptAt);
@@ -340,6 +354,117 @@ export class QueueEngine {
       void this.start(item);
     }
     if (nextDue < Infinity) this.wakeAtTime(nextDue);
+  }
+
+  /** Starts the next item for this device: any waiting one while the service is unreachable. */
+  private pumpLocal(): void {
+    const local = this.deps.local;
+    const auth = this.auth;
+    if (!local || !auth?.token || this.localItem !== null || this.localChecking || this.checkingResend) return;
+    const offline = this.paused === 'offline' && !this.localUnavailable;
+    const now = this.now();
+    const next = this.sorted().find(
+      (item) =>
+        item.status === 'waiting' &&
+        !this.inFlight.has(item.id) &&
+        (item.params.onDevice === true || offline) &&
+        // An item that chose the device waits out its own retry delay; a fallback does not wait.
+        (offline || !item.retry || item.retry.nextAttemptAt <= now),
+    );
+    if (!next) return;
+    if (next.params.onDevice) {
+      void this.startLocal(next, local);
+      return;
+    }
+    // A fallback starts only when the device has the model's graphs; otherwise the item keeps its
+    // place and waits for the service, as before.
+    this.localChecking = true;
+    void local
+      .ready(next.params.modelName, auth)
+      .catch(() => false)
+      .then((ready) => {
+        this.localChecking = false;
+        if (this.auth?.owner !== auth.owner) return;
+        if (!ready) this.localUnavailable = true;
+        else if (next.status === 'waiting' && this.paused === 'offline' && !this.inFlight.has(next.id))
+          void this.startLocal(next, local);
+        this.pump();
+      });
+  }
+
+  private async startLocal(item: QueueItem, local: LocalUpscaler): Promise<void> {
+    const auth = this.auth;
+    if (!auth) return;
+    const controller = new AbortController();
+    this.inFlight.set(item.id, controller);
+    this.localItem = item.id;
+    const startedAt = this.now();
+    let outcome: LocalOutcome;
+    try {
+      await this.update(item, { status: 'processing', progress: 0, attempts: item.attempts + 1, startedAt });
+      const blob = this.blobs.get(item.id) ?? (await this.deps.store.getSourceBlob(item.fileId));
+      if (!blob) outcome = { kind: 'error', code: 'source-missing', message: 'source-missing' };
+      else {
+        this.blobs.set(item.id, blob);
+        outcome = await local.run(
+          { blob, fileName: item.fileName, params: item.params, auth },
+          (p) => {
+            if (item.status !== 'processing' || this.inFlight.get(item.id) !== controller) return;
+            item.progress = Math.max(item.progress, Math.min(100, Math.round(p)));
+            this.emit();
+          },
+          controller.signal,
+        );
+      }
+    } catch (e) {
+      outcome = { kind: 'error', code: 'device-error', message: e instanceof Error ? e.message : String(e) };
+    } finally {
+      if (this.localItem === item.id) this.localItem = null;
+    }
+    if (this.inFlight.get(item.id) !== controller) {
+      this.pump();
+      return;
+    }
+    this.inFlight.delete(item.id);
+    if (item.status === 'processing' && this.items.has(item.id)) {
+      if (outcome.kind === 'ok') {
+        await this.deps.store.putResult(item.id, item.userKey, outcome.blob);
+        const now = this.now();
+        await this.update(item, {
+          status: 'completed',
+          progress: 100,
+          error: undefined,
+          retry: undefined,
+          resultStored: true,
+          result: {
+            url: '',
+            filename: item.fileName,
+            message: '',
+            durationMs: now - startedAt,
+            completedAt: now,
+            outputSize: outcome.blob.size,
+            outputType: outcome.blob.type,
+            width: outcome.width,
+            height: outcome.height,
+            madeOn: 'device',
+          },
+        });
+      } else if (outcome.kind === 'aborted') {
+        await this.update(item, { status: 'cancelled', progress: 0 });
+      } else if (outcome.code === 'models_unavailable' && !item.params.onDevice) {
+        // The graphs went away with the service: the item waits for it, as it did before.
+        this.localUnavailable = true;
+        await this.update(item, { status: 'waiting', progress: 0 });
+      } else {
+        await this.update(item, {
+          status: 'failed',
+          progress: 0,
+          error: { code: outcome.code, status: 0, message: outcome.message },
+        });
+      }
+    }
+    this.pump();
+    this.emit();
   }
 
   private wakeAtTime(at: number): void {
@@ -426,6 +551,7 @@ export class QueueEngine {
           message: outcome.message,
           durationMs: this.now() - startedAt,
           completedAt: this.now(),
+          madeOn: 'server' as const,
           ...(outcome.width && outcome.height ? { width: outcome.width, height: outcome.height } : {}),
         };
         await this.update(item, { status: 'completed', progress: 100, result, error: undefined, retry: undefined });
@@ -546,6 +672,8 @@ export class QueueEngine {
     const wasPaused = this.paused !== null;
     if (reason === 'offline' && this.offlineSince === null) this.offlineSince = this.now();
     this.paused = reason;
+    // Without the service, this device takes the waiting items.
+    if (reason === 'offline') this.pumpLocal();
     this.emit();
     if (reason === 'auth') return; // lifted by configure() with a new token
     if (!wasPaused || delayMs !== undefined) {
@@ -566,6 +694,7 @@ export class QueueEngine {
     const probe = await this.safeProbe(auth);
     if (probe.reachable) {
       this.paused = null;
+      this.localUnavailable = false;
       this.probeAttempt = 0;
       await this.creditOfflineTime();
       await this.requeueInterrupted(probe.resendSafe);

@@ -1,5 +1,5 @@
 // What one upscale request can end in, as the queue engine needs to tell the cases apart.
-import type { UpscaleParams } from './protocol';
+import type { QueueAuth, UpscaleParams } from './protocol';
 
 export interface SendRequest {
   baseUrl: string;
@@ -24,3 +24,25 @@ export type SendOutcome =
   | { kind: 'aborted' };
 
 export type Sender = (request: SendRequest, hooks: SendHooks, signal: AbortSignal) => Promise<SendOutcome>;
+
+/** One image upscaled on this device (upscale-local/client.ts runs it in upscale-local.worker.ts). */
+export interface LocalRequest {
+  blob: Blob;
+  fileName: string;
+  params: UpscaleParams;
+  auth: QueueAuth;
+}
+
+export type LocalOutcome =
+  | { kind: 'ok'; blob: Blob; width: number; height: number }
+  | { kind: 'error'; code: string; message: string }
+  | { kind: 'aborted' };
+
+export interface LocalUpscaler {
+  /**
+   * Whether this device can upscale with the model now: its graphs answer (from the network, or
+   * from the service worker's cache when offline). Asked before an item falls back to the device.
+   */
+  ready(modelName: string, auth: QueueAuth): Promise<boolean>;
+  run(request: LocalRequest, onProgress: (percent: number) => void, signal: AbortSignal): Promise<LocalOutcome>;
+}

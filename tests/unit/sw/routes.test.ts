@@ -83,6 +83,15 @@ describe('service worker routing rules', () => {
     );
   });
 
+  it('caches the on-device upscaler: graphs and wasm on first use, the manifest network first', () => {
+    expect(kind('/upscale-api/models/up2x-conservative/graphs/manifest.json')).toBe('deviceManifest');
+    expect(kind('/upscale-api/models/up2x-conservative/graphs/23392334bcb0f0df/probe-0.onnx')).toBe('deviceModel');
+    expect(kind('/assets/ort-wasm-simd-threaded-DcHrbrbl.wasm')).toBe('deviceModel');
+    expect(kind('/upscale-api/models')).toBe('passthrough');
+    expect(kind('/upscale-api/models/up2x-conservative/graphs/x/../../upscale/single')).toBe('passthrough');
+    expect(CACHE_NAMES.deviceModels.startsWith(USER_CACHE_PREFIX)).toBe(false);
+  });
+
   it('keeps media in a user cache (wiped on logout), and nothing else there', () => {
     expect(CACHE_NAMES.media.startsWith(USER_CACHE_PREFIX)).toBe(true);
     expect(CACHE_NAMES.locales.startsWith(USER_CACHE_PREFIX)).toBe(false);

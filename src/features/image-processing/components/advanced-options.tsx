@@ -1,6 +1,14 @@
 // tile_mode, cache_mode and alpha behind a disclosure, each with a plain-language explanation.
 import { useTranslation } from 'react-i18next';
-import { ALPHA_RANGE, CACHE_MODES, DEFAULT_SETTINGS, TILE_MODES, type UpscaleSettings } from '../model/upscale-settings';
+import {
+  ALPHA_RANGE,
+  CACHE_MODES,
+  DEFAULT_SETTINGS,
+  TILE_MODES,
+  WHERE_OPTIONS,
+  type UpscaleSettings,
+  type UpscaleWhere,
+} from '../model/upscale-settings';
 
 interface Props {
   settings: UpscaleSettings;
@@ -13,7 +21,8 @@ export function AdvancedOptions({ settings, onChange, disabled }: Props) {
   const changed =
     settings.tileMode !== DEFAULT_SETTINGS.tileMode ||
     settings.cacheMode !== DEFAULT_SETTINGS.cacheMode ||
-    settings.alpha !== DEFAULT_SETTINGS.alpha;
+    settings.alpha !== DEFAULT_SETTINGS.alpha ||
+    settings.where !== DEFAULT_SETTINGS.where;
   return (
     <details className="ip-advanced" data-testid="advanced-options">
       <summary>
@@ -21,6 +30,21 @@ export function AdvancedOptions({ settings, onChange, disabled }: Props) {
         {changed && <span className="ip-advanced__changed">{t('imageProcessing.advanced.changed')}</span>}
       </summary>
       <fieldset disabled={disabled}>
+        <label className="ip-field">
+          <span className="ip-field__label">{t('imageProcessing.advanced.where')}</span>
+          <select
+            value={settings.where}
+            onChange={(e) => onChange({ where: e.currentTarget.value as UpscaleWhere })}
+            data-testid="upscale-where"
+          >
+            {WHERE_OPTIONS.map((v) => (
+              <option key={v} value={v}>
+                {t(`imageProcessing.advanced.whereOption.${v}`)}
+              </option>
+            ))}
+          </select>
+          <span className="ip-field__help">{t('imageProcessing.advanced.whereHelp')}</span>
+        </label>
         <label className="ip-field">
           <span className="ip-field__label">{t('imageProcessing.advanced.tileMode')}</span>
           <select value={settings.tileMode} onChange={(e) => onChange({ tileMode: Number(e.currentTarget.value) })} data-testid="tile-mode">
@@ -61,7 +85,14 @@ export function AdvancedOptions({ settings, onChange, disabled }: Props) {
         <button
           type="button"
           className="ip-button ip-button--ghost"
-          onClick={() => onChange({ tileMode: DEFAULT_SETTINGS.tileMode, cacheMode: DEFAULT_SETTINGS.cacheMode, alpha: DEFAULT_SETTINGS.alpha })}
+          onClick={() =>
+            onChange({
+              tileMode: DEFAULT_SETTINGS.tileMode,
+              cacheMode: DEFAULT_SETTINGS.cacheMode,
+              alpha: DEFAULT_SETTINGS.alpha,
+              where: DEFAULT_SETTINGS.where,
+            })
+          }
         >
           {t('imageProcessing.advanced.reset')}
         </button>

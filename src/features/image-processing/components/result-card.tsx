@@ -107,6 +107,10 @@ export const ResultCard = memo(function ResultCard({ item, thumb: thumbBlob, act
               {r.outputSize ? ` · ${formatBytes(r.outputSize)}` : ''}
               {!r.width && !r.outputSize ? '—' : ''}
             </dd>
+            <dt>{t('imageProcessing.result.madeOn')}</dt>
+            <dd data-testid="item-made-on" data-made-on={r.madeOn ?? 'server'}>
+              {t(r.madeOn === 'device' ? 'imageProcessing.result.madeOnDevice' : 'imageProcessing.result.madeOnServer')}
+            </dd>
             <dt>{t('imageProcessing.result.time')}</dt>
             <dd>{t('imageProcessing.result.seconds', { value: formatSeconds(r.durationMs) })}</dd>
           </dl>

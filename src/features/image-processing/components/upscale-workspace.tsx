@@ -98,6 +98,7 @@ export function UpscaleWorkspace({ batchActions, onOpen }: WorkspaceSlots) {
             tileMode: settings.tileMode,
             cacheMode: settings.cacheMode,
             alpha: settings.alpha,
+            ...(settings.where === 'device' ? { onDevice: true } : {}),
           },
         );
       }

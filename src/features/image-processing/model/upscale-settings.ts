@@ -6,9 +6,14 @@ export interface UpscaleSettings {
   tileMode: number;
   cacheMode: number;
   alpha: number;
+  /** 'auto': on the server, on this device while the server cannot be reached; 'device': always here. */
+  where: UpscaleWhere;
 }
 
-export const DEFAULT_SETTINGS: UpscaleSettings = { modelName: null, tileMode: 0, cacheMode: 0, alpha: 1 };
+export type UpscaleWhere = 'auto' | 'device';
+export const WHERE_OPTIONS: readonly UpscaleWhere[] = ['auto', 'device'];
+
+export const DEFAULT_SETTINGS: UpscaleSettings = { modelName: null, tileMode: 0, cacheMode: 0, alpha: 1, where: 'auto' };
 
 export const TILE_MODES = [0, 1, 2, 3, 4] as const;
 export const CACHE_MODES = [0, 1, 2, 3] as const;
@@ -29,6 +34,7 @@ export function readSettings(storage: Pick<Storage, 'getItem'> = localStorage): 
       tileMode: Math.round(clamp(raw.tileMode, 0, 4, 0)),
       cacheMode: Math.round(clamp(raw.cacheMode, 0, 3, 0)),
       alpha: clamp(raw.alpha, ALPHA_RANGE.min, ALPHA_RANGE.max, 1),
+      where: raw.where === 'device' ? 'device' : 'auto',
     };
   } catch {
     return { ...DEFAULT_SETTINGS };

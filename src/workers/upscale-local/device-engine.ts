@@ -1,0 +1,152 @@
+// Real-CUGAN on this device: the server's converted graphs on onnxruntime-web, tiled exactly as the
+// server tiles (server/upscale/tiling.ts and padding.ts are shared, not copied). SE means are
+// shared across tiles the way the server's recompute strategy (cache_mode 3) does it: pass k runs
+// every tile up to SE block k and sums the features over the part of the map the tile owns, then
+// one pass runs the `shared` graph with the exact means. Nothing is cached between passes, so
+// memory stays at one tile's activations whatever the image size. A job of one tile runs the
+// `full` graph once, as on the server.
+import type { InferenceSession, Tensor } from 'onnxruntime-web/wasm';
+import { extractTile, storeTile } from '../../../server/upscale/padding';
+import { type Tile, type TileGrid, ownedRange, planTiles, tileCountsFor } from './tiling';
+
+/** What the worker needs of onnxruntime-web (the wasm and WebGPU builds share it). */
+export interface OrtApi {
+  Tensor: typeof Tensor;
+  InferenceSession: { create(model: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
+}
+
+export interface GraphManifest {
+  name: string;
+  hash: string;
+  geometry: { scale: number; prepad: number; align: number };
+  se: { index: number; channels: number }[];
+  levels: { ratio: number; offset: number }[];
+  variants: Record<string, string>;
+  inputs: Record<string, string[]>;
+  sizes: Record<string, number>;
+}
+
+export class DeviceCancelled extends Error {
+  constructor() {
+    super('upscale cancelled');
+    this.name = 'DeviceCancelled';
+  }
+}
+
+export interface DeviceJob {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+  alpha: number;
+  maxTile: number;
+  isCancelled: () => boolean;
+  onProgress: (fraction: number) => void;
+}
+
+export interface DeviceJobResult {
+  rgb: Uint8Array;
+  width: number;
+  height: number;
+  tiles: number;
+}
+
+const OUTPUT = 'output';
+const SUM = 'se_sum';
+
+/** Yields to the worker's event loop (a cancel message can arrive), then checks for cancel. */
+const between = async (job: DeviceJob): Promise<void> => {
+  await new Promise((r) => setTimeout(r, 0));
+  if (job.isCancelled()) throw new DeviceCancelled();
+};
+
+export async function runDeviceJob(
+  ort: OrtApi,
+  manifest: GraphManifest,
+  session: (variant: string) => Promise<InferenceSession>,
+  job: DeviceJob,
+): Promise<DeviceJobResult> {
+  const { scale, prepad: P, align } = manifest.geometry;
+  const counts = tileCountsFor(0, job.width, job.height, align, job.maxTile);
+  const grid = planTiles(job.width, job.height, align, counts.cols, counts.rows);
+  const outW = job.width * scale;
+  const outH = job.height * scale;
+  const out = new Uint8Array(outW * outH * 3);
+  const single = grid.tiles.length === 1;
+  const units = single ? 1 : grid.tiles.length * (manifest.se.length + 1);
+  let done = 0;
+  const step = async (): Promise<void> => {
+    done++;
+    job.onProgress(Math.min(0.99, done / units));
+    await between(job);
+  };
+  const tileInput = (t: Tile): Tensor => {
+    const w = t.w + 2 * P;
+    const h = t.h + 2 * P;
+    return new ort.Tensor('float32', extractTile(job.rgb, job.width, job.height, t.x - P, t.y - P, w, h), [1, 3, h, w]);
+  };
+  const meanFeeds = (means: Float32Array[], count: number): Record<string, Tensor> => {
+    const feeds: Record<string, Tensor> = {};
+    for (let k = 0; k < count; k++) feeds[`se_mean_${k}`] = new ort.Tensor('float32', means[k]!, [1, means[k]!.length, 1, 1]);
+    return feeds;
+  };
+
+  const means: Float32Array[] = [];
+  if (!single) {
+    for (const blk of manifest.se) {
+      const k = blk.index;
+      const probe = await session(`probe-${k}`);
+      const acc = new Float64Array(blk.channels);
+      let area = 0;
+      for (const t of grid.tiles) {
+        const owned = ownedFeeds(ort, manifest, grid, k, t);
+        const all: Record<string, Tensor> = { input: tileInput(t), ...meanFeeds(means, k), ...owned.feeds };
+        const feeds = Object.fromEntries(probe.inputNames.map((n) => [n, all[n]!]));
+        const res = await probe.run(feeds);
+        const sums = res[SUM]!.data as Float32Array;
+        for (let c = 0; c < acc.length; c++) acc[c]! += sums[c]!;
+        area += owned.area;
+        for (const v of Object.values(res)) v.dispose();
+        await step();
+      }
+      means.push(Float32Array.from(acc, (s) => s / area));
+    }
+  }
+  const final = await session(single ? 'full' : 'shared');
+  const residual = scale === 4 ? { rgb: job.rgb, width: job.width, scale } : undefined;
+  for (const t of grid.tiles) {
+    const feeds: Record<string, Tensor> = {};
+    for (const name of final.inputNames) {
+      if (name === 'input') feeds[name] = tileInput(t);
+      else if (name === 'alpha') feeds[name] = new ort.Tensor('float32', Float32Array.of(job.alpha), []);
+      else if (name.startsWith('se_mean_')) Object.assign(feeds, meanFeeds(means, Number(name.slice(8)) + 1));
+    }
+    const res = await final.run(feeds);
+    const o = res[OUTPUT]!;
+    const [, , oh, ow] = o.dims as [number, number, number, number];
+    if (ow !== t.w * scale || oh !== t.h * scale) throw new Error(`unexpected output ${ow}x${oh}`);
+    storeTile(o.data as Float32Array, ow, oh, out, outW, outH, t.x * scale, t.y * scale, residual);
+    for (const v of Object.values(res)) v.dispose();
+    await step();
+  }
+  return { rgb: out, width: outW, height: outH, tiles: grid.tiles.length };
+}
+
+function ownedFeeds(
+  ort: OrtApi,
+  manifest: GraphManifest,
+  grid: TileGrid,
+  k: number,
+  t: Tile,
+): { feeds: Record<string, Tensor>; area: number } {
+  const lv = manifest.levels[k]!;
+  const P = manifest.geometry.prepad;
+  const [r0, r1] = ownedRange(grid.rows, t.row, grid.coreH, P, lv);
+  const [c0, c1] = ownedRange(grid.cols, t.col, grid.coreW, P, lv);
+  return {
+    feeds: {
+      own_start: new ort.Tensor('int64', BigInt64Array.of(BigInt(r0), BigInt(c0)), [2]),
+      own_end: new ort.Tensor('int64', BigInt64Array.of(BigInt(r1), BigInt(c1)), [2]),
+    },
+    area: (r1 - r0) * (c1 - c0),
+  };
+}

@@ -1,0 +1,107 @@
+// Shared by the on-device upscaling specs and the benchmark: the server's upscale of an image, the
+// same image through the built upscale-local.worker in the page, and their pixel difference.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { E2E_ADMIN } from './server-process';
+
+export async function apiToken(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/auth/login-password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: E2E_ADMIN.account, password: E2E_ADMIN.password }),
+  });
+  return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+/** The built worker's file, found in the build the server serves. */
+export function localWorkerAsset(staticDir: string): string {
+  const file = readdirSync(path.join(staticDir, 'assets')).find((f) => /^upscale-local\.worker-[\w-]+\.js$/.test(f));
+  if (!file) throw new Error(`no upscale-local worker in ${staticDir}/assets`);
+  return `/assets/${file}`;
+}
+
+export async function serverUpscale(
+  baseUrl: string,
+  token: string,
+  png: Buffer,
+  modelName: string,
+): Promise<{ png: Buffer; ms: number }> {
+  const form = new FormData();
+  form.append('model_name', modelName);
+  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'fabric.png');
+  const started = performance.now();
+  const res = await fetch(`${baseUrl}/upscale-api/upscale/single`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (!res.ok) throw new Error(`server upscale: ${res.status} ${await res.text()}`);
+  const { url } = (await res.json()) as { url: string };
+  const ms = performance.now() - started;
+  const out = await fetch(new URL(url, baseUrl), { headers: { authorization: `Bearer ${token}` } });
+  return { png: Buffer.from(await out.arrayBuffer()), ms };
+}
+
+export interface DeviceRun {
+  png: Buffer;
+  stats: { backend: string; threads: number; tiles: number; tileSide: number; inferenceMs: number; totalMs: number };
+}
+
+/** Runs the image through the built worker in the page (which must be on the server's origin). */
+export async function deviceUpscale(
+  page: Page,
+  workerUrl: string,
+  token: string,
+  png: Buffer,
+  modelName: string,
+  maxTile?: number,
+): Promise<DeviceRun> {
+  const reply = await page.evaluate(
+    async ({ workerUrl, token, bytes, modelName, maxTile }) => {
+      const worker = new Worker(workerUrl, { type: 'module' });
+      try {
+        return await new Promise<{ png: number[]; stats: DeviceRun['stats'] }>((resolve, reject) => {
+          worker.onmessage = async (e: MessageEvent) => {
+            const m = e.data as { type: string; png?: Blob; stats?: DeviceRun['stats']; message?: string };
+            if (m.type === 'progress') return;
+            if (m.type === 'done' && m.png && m.stats)
+              resolve({ png: Array.from(new Uint8Array(await m.png.arrayBuffer())), stats: m.stats });
+            else reject(new Error(m.message ?? 'device upscale failed'));
+          };
+          worker.onerror = (e) => reject(new Error(e.message));
+          worker.postMessage({
+            type: 'run',
+            id: 'parity',
+            image: new Blob([new Uint8Array(bytes)], { type: 'image/png' }),
+            modelName,
+            apiBase: '/upscale-api',
+            token,
+            backend: 'wasm',
+            ...(maxTile ? { maxTile } : {}),
+          });
+        });
+      } finally {
+        worker.terminate();
+      }
+    },
+    { workerUrl, token, bytes: Array.from(png), modelName, maxTile },
+  );
+  return { png: Buffer.from(reply.png), stats: reply.stats };
+}
+
+export async function pixelDiff(a: Buffer, b: Buffer): Promise<{ max: number; mean: number; width: number; height: number }> {
+  const da = await sharp(a).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const db = await sharp(b).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  if (da.info.width !== db.info.width || da.info.height !== db.info.height)
+    throw new Error(`sizes differ: ${da.info.width}x${da.info.height} vs ${db.info.width}x${db.info.height}`);
+  let max = 0;
+  let sum = 0;
+  for (let i = 0; i < da.data.length; i++) {
+    const d = Math.abs(da.data[i]! - db.data[i]!);
+    if (d > max) max = d;
+    sum += d;
+  }
+  return { max, mean: sum / da.data.length, width: da.info.width, height: da.info.height };
+}
