@@ -47,6 +47,7 @@ import {
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { type FeatureData, FeatureCache } from './feature-cache.js';
+import { fastModel } from './fast-graphs.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
@@ -61,10 +62,19 @@ export interface UpscaleOptions {
   tileMode?: number;
   cacheMode?: number;
   alpha?: number;
+  /**
+   * `exact` (fp32, the default) or `fast`: int8 QDQ graphs (fast-graphs.ts),
+   * quicker but far from exact (about 20-30 dB PSNR against `exact`), so
+   * experimental: the benchmark measures it, requests cannot ask for it
+   */
+  precision?: Precision;
   format?: OutputFormat;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
+
+export type Precision = 'exact' | 'fast';
+export const PRECISIONS: readonly Precision[] = ['exact', 'fast'];
 
 export interface UpscaleResult {
   data: Buffer;
@@ -225,21 +235,23 @@ export class UpscaleEngine {
   }
 
   /** Convert (cached on disk) and load a model; exposed so a server can warm up. */
-  async loadModel(name: string): Promise<ConvertedModel> {
-    return (await this.model(name)).info;
+  async loadModel(name: string, precision: Precision = 'exact'): Promise<ConvertedModel> {
+    return (await this.model(name, precision)).info;
   }
 
-  private model(name: string): Promise<LoadedModel> {
-    let m = this.models.get(name);
+  private model(name: string, precision: Precision = 'exact'): Promise<LoadedModel> {
+    const key = precision === 'exact' ? name : `${name}#${precision}`;
+    let m = this.models.get(key);
     if (!m) {
       const dir = weightsDir(this.modelsDir);
-      m = convertModel(
-        path.join(dir, `${name}.param`),
-        path.join(dir, `${name}.bin`),
-        onnxCacheDir(this.modelsDir),
+      const paramPath = path.join(dir, `${name}.param`);
+      const binPath = path.join(dir, `${name}.bin`);
+      const exact = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir));
+      m = (
+        precision === 'fast' ? exact.then((e) => fastModel(e, paramPath, binPath, this.threads)) : exact
       ).then((info) => ({ info, sessions: new Map() }));
-      this.models.set(name, m);
-      m.catch(() => this.models.delete(name));
+      this.models.set(key, m);
+      m.catch(() => this.models.delete(key));
     }
     return m;
   }
@@ -271,7 +283,7 @@ export class UpscaleEngine {
 
   private validate(
     opts: UpscaleOptions,
-  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
+  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format' | 'precision'>> {
     const tileMode = opts.tileMode ?? 0;
     const cacheMode = opts.cacheMode ?? 0;
     const alpha = opts.alpha ?? 1;
@@ -290,7 +302,10 @@ export class UpscaleEngine {
     }
     if (!['png', 'jpeg', 'webp'].includes(format))
       throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');
-    return { tileMode, cacheMode, alpha, format };
+    const precision = opts.precision ?? 'exact';
+    if (!PRECISIONS.includes(precision))
+      throw new UpscaleError('invalid_parameter', 'precision must be exact or fast');
+    return { tileMode, cacheMode, alpha, format, precision };
   }
 
   private async run(input: Buffer, opts: UpscaleOptions): Promise<UpscaleResult> {
@@ -307,7 +322,7 @@ export class UpscaleEngine {
     checkAbort();
     const img = await decodeImage(input, this.maxInputPixels);
     checkAbort();
-    const model = await this.model(opts.modelName);
+    const model = await this.model(opts.modelName, p.precision);
     const { scale, align } = model.info.geometry;
     const counts = tileCountsFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
     const grid = planTiles(img.width, img.height, align, counts.cols, counts.rows);

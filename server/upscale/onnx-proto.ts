@@ -2,7 +2,7 @@
 // Hand-rolled so the converter needs no schema compiler or extra dependency;
 // field numbers follow onnx/onnx.proto (IR version 8).
 
-export const TensorType = { FLOAT: 1, INT64: 7, FLOAT16: 10 } as const;
+export const TensorType = { FLOAT: 1, UINT8: 2, INT8: 3, INT32: 6, INT64: 7, FLOAT16: 10 } as const;
 export type TensorTypeId = (typeof TensorType)[keyof typeof TensorType];
 
 export interface OnnxTensor {
