@@ -91,7 +91,7 @@ async function main(): Promise<void> {
       const row =
         `| ${c.name} | ${Math.round(s.ms / mp)} | ${Math.round(d.stats.totalMs / mp)} | ` +
         `${Math.round(d.stats.inferenceMs / mp)} | ${(d.stats.totalMs / s.ms).toFixed(1)}x | ` +
-        `${d.stats.backend}, ${d.stats.threads} thread(s), ${d.stats.tiles} tiles of ≤${d.stats.tileSide} px | ` +
+        `${d.stats.backend}, ${d.stats.threads} thread(s), ${d.stats.tiles} tiles of ≤${d.stats.tileSide} px, ${d.stats.strategy} | ` +
         `${diff.max} | ${diff.mean.toFixed(5)} |`;
       rows.push(row);
       process.stdout.write(`${row}\n`);

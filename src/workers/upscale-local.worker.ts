@@ -7,7 +7,7 @@ import * as ort from 'onnxruntime-web/wasm';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
 import { DeviceCancelled, type GraphManifest, runDeviceJob } from './upscale-local/device-engine';
 import type { DeviceReply, DeviceRequest, DeviceRunRequest } from './upscale-local/protocol';
-import { tileSideFor } from './upscale-local/tile-size';
+import { cacheBudgetFor, tileSideFor } from './upscale-local/tile-size';
 
 const threads = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
 ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, self.location.href).href };
@@ -119,6 +119,7 @@ async function run(req: DeviceRunRequest): Promise<void> {
       ...img,
       alpha: req.alpha ?? 1,
       maxTile,
+      cacheBudgetBytes: req.cacheBudgetBytes ?? cacheBudgetFor(memory),
       isCancelled: () => cancelled.has(req.id),
       onProgress: (fraction) => post({ type: 'progress', id: req.id, fraction }),
     });
@@ -136,6 +137,7 @@ async function run(req: DeviceRunRequest): Promise<void> {
         threads,
         tiles: result.tiles,
         tileSide: maxTile,
+        strategy: result.strategy,
         inferenceMs: Math.round(inferenceMs),
         totalMs: Math.round(performance.now() - started),
       },

@@ -46,7 +46,15 @@ export async function serverUpscale(
 
 export interface DeviceRun {
   png: Buffer;
-  stats: { backend: string; threads: number; tiles: number; tileSide: number; inferenceMs: number; totalMs: number };
+  stats: {
+    backend: string;
+    threads: number;
+    tiles: number;
+    tileSide: number;
+    strategy: string;
+    inferenceMs: number;
+    totalMs: number;
+  };
 }
 
 /** Runs the image through the built worker in the page (which must be on the server's origin). */
@@ -56,10 +64,10 @@ export async function deviceUpscale(
   token: string,
   png: Buffer,
   modelName: string,
-  maxTile?: number,
+  opts: { maxTile?: number; cacheBudgetBytes?: number } = {},
 ): Promise<DeviceRun> {
   const reply = await page.evaluate(
-    async ({ workerUrl, token, bytes, modelName, maxTile }) => {
+    async ({ workerUrl, token, bytes, modelName, opts }) => {
       const worker = new Worker(workerUrl, { type: 'module' });
       try {
         return await new Promise<{ png: number[]; stats: DeviceRun['stats'] }>((resolve, reject) => {
@@ -79,14 +87,14 @@ export async function deviceUpscale(
             apiBase: '/upscale-api',
             token,
             backend: 'wasm',
-            ...(maxTile ? { maxTile } : {}),
+            ...opts,
           });
         });
       } finally {
         worker.terminate();
       }
     },
-    { workerUrl, token, bytes: Array.from(png), modelName, maxTile },
+    { workerUrl, token, bytes: Array.from(png), modelName, opts },
   );
   return { png: Buffer.from(reply.png), stats: reply.stats };
 }

@@ -23,10 +23,45 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
+// cacheBudgetBytes 0 forces the recompute strategy (what a small tablet does with a large image).
 const cases = [
-  { name: 'untiled 32×32 at 2x', model: 'up2x-conservative', w: 32, h: 32, maxTile: undefined, tiles: 1 },
-  { name: 'four tiles of a 64×48 image at 2x, SE means shared', model: 'up2x-conservative', w: 64, h: 48, maxTile: 32, tiles: 4 },
-  { name: 'two tiles of a 40×24 image at 4x (residual added)', model: 'up4x-conservative', w: 40, h: 24, maxTile: 24, tiles: 2 },
+  { name: 'untiled 32×32 at 2x', model: 'up2x-conservative', w: 32, h: 32, opts: {}, tiles: 1, strategy: 'single' },
+  {
+    name: 'four tiles of a 64×48 image at 2x, SE features cached',
+    model: 'up2x-conservative',
+    w: 64,
+    h: 48,
+    opts: { maxTile: 32 },
+    tiles: 4,
+    strategy: 'cached',
+  },
+  {
+    name: 'four tiles of a 64×48 image at 2x, SE means recomputed',
+    model: 'up2x-conservative',
+    w: 64,
+    h: 48,
+    opts: { maxTile: 32, cacheBudgetBytes: 0 },
+    tiles: 4,
+    strategy: 'recompute',
+  },
+  {
+    name: 'two tiles of a 40×24 image at 4x (residual added), cached',
+    model: 'up4x-conservative',
+    w: 40,
+    h: 24,
+    opts: { maxTile: 24 },
+    tiles: 2,
+    strategy: 'cached',
+  },
+  {
+    name: 'two tiles of a 40×24 image at 4x (residual added), recomputed',
+    model: 'up4x-conservative',
+    w: 40,
+    h: 24,
+    opts: { maxTile: 24, cacheBudgetBytes: 0 },
+    tiles: 2,
+    strategy: 'recompute',
+  },
 ];
 
 for (const c of cases) {
@@ -34,11 +69,52 @@ for (const c of cases) {
     const png = makePng(c.w, c.h, 7);
     const fromServer = await serverUpscale(server.url, token, png, c.model);
     await page.goto(`${server.url}/config.json`);
-    const onDevice = await deviceUpscale(page, localWorkerAsset(STATIC_DIR), token, png, c.model, c.maxTile);
+    const onDevice = await deviceUpscale(page, localWorkerAsset(STATIC_DIR), token, png, c.model, c.opts);
     expect(onDevice.stats.backend).toBe('wasm');
     expect(onDevice.stats.tiles).toBe(c.tiles);
+    expect(onDevice.stats.strategy).toBe(c.strategy);
     const diff = await pixelDiff(fromServer.png, onDevice.png);
     console.log(`${c.name}: max ${diff.max}, mean ${diff.mean.toFixed(4)} (${diff.width}x${diff.height})`);
     expect(diff.max).toBeLessThanOrEqual(1);
   });
 }
+
+test('a cancel stops the job between tiles', async ({ page }) => {
+  await page.goto(`${server.url}/config.json`);
+  const png = makePng(128, 128, 3);
+  const reply = await page.evaluate(
+    async ({ workerUrl, token, bytes }) => {
+      const worker = new Worker(workerUrl, { type: 'module' });
+      try {
+        return await new Promise<{ type: string; code?: string; progress: number[] }>((resolve) => {
+          const progress: number[] = [];
+          worker.onmessage = (e: MessageEvent) => {
+            const m = e.data as { type: string; code?: string; fraction?: number };
+            if (m.type === 'progress') {
+              progress.push(m.fraction!);
+              // After the first tile: the rest must not run.
+              if (progress.length === 1) worker.postMessage({ type: 'cancel', id: 'c' });
+              return;
+            }
+            resolve({ type: m.type, ...(m.code ? { code: m.code } : {}), progress });
+          };
+          worker.postMessage({
+            type: 'run',
+            id: 'c',
+            image: new Blob([new Uint8Array(bytes)], { type: 'image/png' }),
+            modelName: 'up2x-conservative',
+            apiBase: '/upscale-api',
+            token,
+            maxTile: 32,
+          });
+        });
+      } finally {
+        worker.terminate();
+      }
+    },
+    { workerUrl: localWorkerAsset(STATIC_DIR), token, bytes: Array.from(png) },
+  );
+  expect(reply).toMatchObject({ type: 'error', code: 'cancelled' });
+  // 16 tiles × 5 passes: it stopped after the tile it was on.
+  expect(reply.progress.length).toBeLessThanOrEqual(2);
+});

@@ -15,6 +15,8 @@ export interface DeviceRunRequest {
   token?: string;
   /** largest tile side in input pixels; chosen from navigator.deviceMemory when absent */
   maxTile?: number;
+  /** bytes of cached features allowed (0 forces the recompute strategy); from deviceMemory when absent */
+  cacheBudgetBytes?: number;
   /** 'wasm' forces WebAssembly (the benchmark and the parity test) */
   backend?: DeviceBackend;
 }
@@ -31,6 +33,7 @@ export interface DeviceRunStats {
   threads: number;
   tiles: number;
   tileSide: number;
+  strategy: 'single' | 'cached' | 'recompute';
   /** inference and tiling only, without decoding, encoding and graph downloads */
   inferenceMs: number;
   totalMs: number;

@@ -8,3 +8,11 @@ export function tileSideFor(deviceMemoryGb: number | undefined): number {
   if (gb <= 4) return 128;
   return 192;
 }
+
+/**
+ * Cached SE features a job may hold (the faster, exact strategy): an eighth of the device's memory,
+ * so a 4 GB tablet keeps up to 512 MB (about 0.5 MP at 2x) and recomputes beyond that.
+ */
+export function cacheBudgetFor(deviceMemoryGb: number | undefined): number {
+  return ((deviceMemoryGb ?? 4) * 1024 * 1024 * 1024) / 8;
+}
