@@ -69,6 +69,8 @@ export interface QueueItem {
   startedAt?: number;
   error?: QueueError;
   result?: QueueResult;
+  /** Set while the item is being upscaled on this device (its progress counts tiles, not upload). */
+  runningLocally?: boolean;
   /** Whether the result file is kept on the device (for offline viewing and the ZIP). */
   resultStored?: boolean;
 }

@@ -401,7 +401,13 @@ export class QueueEngine {
     const startedAt = this.now();
     let outcome: LocalOutcome;
     try {
-      await this.update(item, { status: 'processing', progress: 0, attempts: item.attempts + 1, startedAt });
+      await this.update(item, {
+        status: 'processing',
+        progress: 0,
+        attempts: item.attempts + 1,
+        startedAt,
+        runningLocally: true,
+      });
       const blob = this.blobs.get(item.id) ?? (await this.deps.store.getSourceBlob(item.fileId));
       if (!blob) outcome = { kind: 'error', code: 'source-missing', message: 'source-missing' };
       else {
@@ -426,6 +432,7 @@ export class QueueEngine {
       return;
     }
     this.inFlight.delete(item.id);
+    if (item.runningLocally) await this.update(item, { runningLocally: undefined });
     if (item.status === 'processing' && this.items.has(item.id)) {
       if (outcome.kind === 'ok') {
         await this.deps.store.putResult(item.id, item.userKey, outcome.blob);
@@ -494,6 +501,7 @@ export class QueueEngine {
       attempts: item.attempts + 1,
       startedAt,
       keySent: true,
+      runningLocally: undefined,
     });
     let outcome: SendOutcome;
     try {

@@ -17,11 +17,14 @@ function setup(opts: { reachable: boolean; ready: boolean }) {
   let last: QueueSnapshot | null = null;
   const sent: string[] = [];
   const ran: string[] = [];
+  /** whether the item read as "on this device" while it ran */
+  const runningLocally: (boolean | undefined)[] = [];
   const local: LocalUpscaler = {
     ready: async () => opts.ready,
     run: async (request, onProgress) => {
       ran.push(request.fileName);
       onProgress(50);
+      runningLocally.push(last?.items.find((i) => i.status === 'processing')?.runningLocally);
       return { kind: 'ok', blob: new Blob(['png'], { type: 'image/png' }), width: 8, height: 8 };
     },
   };
@@ -40,7 +43,7 @@ function setup(opts: { reachable: boolean; ready: boolean }) {
     },
     setTimer: () => () => {},
   });
-  return { engine, store, sent, ran, snapshot: () => last ?? engine.snapshot() };
+  return { engine, store, sent, ran, runningLocally, snapshot: () => last ?? engine.snapshot() };
 }
 
 describe('upscale queue on this device', () => {
@@ -54,6 +57,8 @@ describe('upscale queue on this device', () => {
     expect(items.map((i) => i.result?.madeOn)).toEqual(['device', 'device']);
     expect(items.every((i) => i.resultStored)).toBe(true);
     expect(q.ran).toEqual(['img-0.png', 'img-1.png']);
+    expect(q.runningLocally).toEqual([true, true]);
+    expect(items.some((i) => i.runningLocally)).toBe(false);
   });
 
   it('waits for the service when the device has no graphs', async () => {

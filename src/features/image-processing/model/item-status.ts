@@ -6,6 +6,7 @@ import { RETRY_BUDGET_SPENT } from '../../../workers/upscale-queue/retry-budget'
 const K = 'imageProcessing';
 
 export function statusKey(item: QueueItem): string {
+  if (item.status === 'processing' && item.runningLocally) return `${K}.status.onDevice`;
   if (item.status === 'processing' && item.progress >= 100) return `${K}.status.upscaling`;
   return `${K}.status.${item.status}`;
 }
