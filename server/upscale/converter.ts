@@ -17,6 +17,7 @@ import {
 } from './ncnn-analysis.js';
 import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } from './graph-builder.js';
 import { encodeModel } from './onnx-proto.js';
+import type { SeLevel } from './se-level.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
 export const CONVERTER_VERSION = 12;
@@ -61,10 +62,7 @@ export interface ConvertedModel {
   inputs: Record<string, string[]>;
 }
 
-export interface SeLevel {
-  ratio: number;
-  offset: number;
-}
+export type { SeLevel } from './se-level.js';
 
 interface Manifest extends Omit<ConvertedModel, 'name' | 'dir'> {
   version: number;

@@ -17,7 +17,7 @@
 // same grid. The output does not depend on the grid (SE means are shared
 // exactly); only speed and memory do.
 
-import type { SeLevel } from './converter.js';
+import type { SeLevel } from './se-level.js';
 
 export interface Tile {
   /** column / row index in the tile grid */
