@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema the connections use (search_path), when one is configured. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -50,5 +52,5 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
       },
     }),
   });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return { kysely, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => kysely.destroy() };
 }

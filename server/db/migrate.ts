@@ -20,6 +20,10 @@ export async function migrateToLatest(db: Db, extra: Record<string, Migration> =
   const migrator = new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => ({ ...migrationsFor(db.dialect), ...extra }) },
+    // Named explicitly: Kysely's check for its own tables otherwise matches them in any schema, so
+    // a database with another schema that has them (another tenant, a test run) skipped creating
+    // ours and failed with 'relation "kysely_migration_lock" does not exist'.
+    ...(db.dialect === 'postgres' ? { migrationTableSchema: db.schema ?? 'public' } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

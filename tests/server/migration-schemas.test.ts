@@ -1,0 +1,29 @@
+// Several schemas in one PostgreSQL database (tenants, parallel test runs): migrating one must not
+// be fooled by Kysely's own tables in another. It was: the lock table was "found" elsewhere, not
+// created here, and the migration failed.
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database.js';
+import { migrateToLatest } from '../../server/db/migrate.js';
+import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from './helpers/databases.js';
+
+const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
+
+describe.skipIf(postgres.skip)('migrations per PostgreSQL schema', () => {
+  it('migrates a schema while another schema already has the migration tables', async () => {
+    const first = uniqueSchema();
+    const second = uniqueSchema();
+    try {
+      const a = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema: first });
+      await migrateToLatest(a);
+      await a.close();
+      const b = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema: second });
+      await expect(migrateToLatest(b)).resolves.toBeUndefined();
+      const users = await b.kysely.selectFrom('users').select('id').execute();
+      expect(users).toEqual([]);
+      await b.close();
+    } finally {
+      await dropSchema(first);
+      await dropSchema(second);
+    }
+  });
+});
