@@ -7,13 +7,12 @@ import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { ImageViewer } from '../../../components/image-viewer/image-viewer';
 import { Spinner } from '../../../components/spinner';
-import { SavedAtNote } from '../../../components/offline/saved-at-note';
-import { useOnlineStatus } from '../../../lib/offline/online-status';
 import { useImageDetail } from '../api/history-detail-query';
 import { useHistoryList } from '../api/history-list-query';
 import { mergePages } from '../model/history-pages';
 import { downloadFile, fileNameOf } from '../model/save-file';
 import { workflowLinkFor } from '../model/workflow-link';
+import { DetailBody } from './detail-body';
 import { DetailDialog } from './detail-dialog';
 import { CopyButton, Field, Thumbs } from './detail-fields';
 import { HistoryThumb } from './history-thumb';
@@ -28,7 +27,6 @@ interface Props {
 
 export function ImageDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Props) {
   const { t, i18n } = useTranslation();
-  const { online } = useOnlineStatus();
   const detail = useImageDetail(id);
   const images = useHistoryList('images');
   const videos = useHistoryList('videos');
@@ -36,7 +34,11 @@ export function ImageDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
   const [downloading, setDownloading] = useState(false);
   const [downloadFailed, setDownloadFailed] = useState(false);
   const formatDate = (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)) : '';
+    iso
+      ? new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'medium' }).format(
+          new Date(iso),
+        )
+      : '';
   const image = detail.data;
   const title = image?.label ?? t('history.imageNumber', { id });
 
@@ -74,133 +76,183 @@ export function ImageDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
 
   return (
     <DetailDialog title={title} onClose={onClose} testId="image-detail">
-      {detail.isPending ? (
-        <div className="history-state" role="status">
-          <Spinner /> {t('history.loadingDetail')}
-        </div>
-      ) : !image ? (
-        <div className="history-state history-state--error" role="alert" data-testid="detail-load-failed">
-          <p>{t('history.detailLoadFailed', { message: detail.error?.message ?? '' })}</p>
-          <button type="button" className="btn btn--primary" onClick={() => void detail.refetch()}>
-            {t('history.retry')}
-          </button>
-        </div>
-      ) : (
-        <>
-          {!online || detail.isError ? <SavedAtNote savedAt={detail.dataUpdatedAt} online={online} /> : null}
-          <div className="history-detail">
-            <div className="history-detail__media">
-              <HistoryThumb src={image.url ?? image.thumbnail_url} alt={title} testId="detail-image" />
-              <div className="history-detail__actions">
-                <button type="button" className="btn btn--ghost" onClick={() => setViewing(true)} disabled={!image.url} data-testid="open-viewer">
-                  {t('history.openViewer')}
-                </button>
-                <button type="button" className="btn btn--ghost" onClick={() => void download()} disabled={!image.url || downloading} data-testid="download">
-                  {downloading ? <Spinner size={16} /> : null}
-                  {t('history.download')}
-                </button>
-                <Link className="btn btn--primary" to={workflowLinkFor('image', image.id)} data-testid="use-settings">
-                  {t('history.useSettings')}
-                </Link>
+      <DetailBody query={detail} value={image}>
+        {(image) => (
+          <>
+            <div className="history-detail">
+              <div className="history-detail__media">
+                <HistoryThumb src={image.url ?? image.thumbnail_url} alt={title} testId="detail-image" />
+                <div className="history-detail__actions">
+                  <button
+                    type="button"
+                    className="btn btn--ghost"
+                    onClick={() => setViewing(true)}
+                    disabled={!image.url}
+                    data-testid="open-viewer"
+                  >
+                    {t('history.openViewer')}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--ghost"
+                    onClick={() => void download()}
+                    disabled={!image.url || downloading}
+                    data-testid="download"
+                  >
+                    {downloading ? <Spinner size={16} /> : null}
+                    {t('history.download')}
+                  </button>
+                  <Link
+                    className="btn btn--primary"
+                    to={workflowLinkFor('image', image.id)}
+                    data-testid="use-settings"
+                  >
+                    {t('history.useSettings')}
+                  </Link>
+                </div>
+                {downloadFailed ? (
+                  <p className="history-state--error" role="alert">
+                    {t('history.downloadFailed')}
+                  </p>
+                ) : null}
               </div>
-              {downloadFailed ? (
-                <p className="history-state--error" role="alert">
-                  {t('history.downloadFailed')}
-                </p>
-              ) : null}
+              <dl className="history-fields">
+                <Field label={t('history.fields.status')} value={<StatusBadge status={image.status} />} />
+                {image.error ? <Field label={t('history.fields.error')} value={image.error.message} /> : null}
+                <Field
+                  label={t('history.fields.userPrompt')}
+                  value={image.user_prompt}
+                  copy={image.user_prompt}
+                  testId="field-user-prompt"
+                />
+                <Field
+                  label={t('history.fields.modelImages')}
+                  value={
+                    <Thumbs
+                      label={t('history.fields.modelImages')}
+                      urls={image.uploaded_images.model.map((u) => ({ url: u.url, key: u.file_id }))}
+                    />
+                  }
+                  testId="field-model-images"
+                />
+                <Field
+                  label={t('history.fields.patternImages')}
+                  value={
+                    <Thumbs
+                      label={t('history.fields.patternImages')}
+                      urls={image.uploaded_images.pattern.map((u) => ({ url: u.url, key: u.file_id }))}
+                    />
+                  }
+                  testId="field-pattern-images"
+                />
+                <Field
+                  label={t('history.fields.momentsText')}
+                  value={image.moments_text}
+                  copy={image.moments_text}
+                  testId="field-moments"
+                />
+                <Field
+                  label={t('history.fields.videoPrompts')}
+                  testId="field-video-prompts"
+                  value={
+                    image.video_prompts.length === 0 ? null : (
+                      <ol className="history-prompts">
+                        {image.video_prompts.map((p) => (
+                          <li key={p.id}>
+                            <span>{p.prompt}</span>
+                            <CopyButton text={p.prompt} label={t('history.fields.videoPrompts')} />
+                          </li>
+                        ))}
+                      </ol>
+                    )
+                  }
+                />
+                <Field
+                  label={t('history.fields.createdAt')}
+                  value={formatDate(image.created_at)}
+                  testId="field-created"
+                />
+                <Field
+                  label={t('history.fields.size')}
+                  value={
+                    image.size.width && image.size.height
+                      ? `${image.size.width} × ${image.size.height}`
+                      : null
+                  }
+                  testId="field-size"
+                />
+                <Field label={t('history.fields.style')} value={image.style} testId="field-style" />
+                <Field label={t('history.fields.model')} value={image.model} testId="field-model" />
+                <Field
+                  label={t('history.fields.request')}
+                  value={
+                    image.client_request_id ?? (image.request_id !== null ? `#${image.request_id}` : null)
+                  }
+                  copy={image.client_request_id}
+                  testId="field-request"
+                />
+                <Field
+                  label={t('history.fields.source')}
+                  testId="field-source"
+                  value={
+                    image.parent_image_id !== null ? (
+                      <button
+                        type="button"
+                        className="history-link"
+                        onClick={() => onOpenImage(image.parent_image_id as number)}
+                      >
+                        {t('history.regeneratedFrom', { id: image.parent_image_id })}
+                      </button>
+                    ) : (
+                      t('history.original')
+                    )
+                  }
+                />
+                <Field
+                  label={t('history.fields.regenerations')}
+                  testId="field-regenerations"
+                  value={
+                    regenerations.length === 0 ? null : (
+                      <span className="history-links">
+                        {regenerations.map((r) => (
+                          <button
+                            key={r.id}
+                            type="button"
+                            className="history-link"
+                            onClick={() => onOpenImage(r.id)}
+                          >
+                            {t('history.imageNumber', { id: r.id })}
+                          </button>
+                        ))}
+                      </span>
+                    )
+                  }
+                />
+                <Field
+                  label={t('history.fields.videos')}
+                  testId="field-videos"
+                  value={
+                    madeVideos.length === 0 ? null : (
+                      <span className="history-links">
+                        {madeVideos.map((v) => (
+                          <button
+                            key={v.id}
+                            type="button"
+                            className="history-link"
+                            onClick={() => onOpenVideo(v.id)}
+                          >
+                            {t('history.videoNumber', { id: v.id })} · {t(`history.status.${v.status}`)}
+                          </button>
+                        ))}
+                      </span>
+                    )
+                  }
+                />
+              </dl>
             </div>
-            <dl className="history-fields">
-              <Field label={t('history.fields.status')} value={<StatusBadge status={image.status} />} />
-              {image.error ? <Field label={t('history.fields.error')} value={image.error.message} /> : null}
-              <Field label={t('history.fields.userPrompt')} value={image.user_prompt} copy={image.user_prompt} testId="field-user-prompt" />
-              <Field
-                label={t('history.fields.modelImages')}
-                value={<Thumbs label={t('history.fields.modelImages')} urls={image.uploaded_images.model.map((u) => ({ url: u.url, key: u.file_id }))} />}
-                testId="field-model-images"
-              />
-              <Field
-                label={t('history.fields.patternImages')}
-                value={<Thumbs label={t('history.fields.patternImages')} urls={image.uploaded_images.pattern.map((u) => ({ url: u.url, key: u.file_id }))} />}
-                testId="field-pattern-images"
-              />
-              <Field label={t('history.fields.momentsText')} value={image.moments_text} copy={image.moments_text} testId="field-moments" />
-              <Field
-                label={t('history.fields.videoPrompts')}
-                testId="field-video-prompts"
-                value={
-                  image.video_prompts.length === 0 ? null : (
-                    <ol className="history-prompts">
-                      {image.video_prompts.map((p) => (
-                        <li key={p.id}>
-                          <span>{p.prompt}</span>
-                          <CopyButton text={p.prompt} label={t('history.fields.videoPrompts')} />
-                        </li>
-                      ))}
-                    </ol>
-                  )
-                }
-              />
-              <Field label={t('history.fields.createdAt')} value={formatDate(image.created_at)} testId="field-created" />
-              <Field
-                label={t('history.fields.size')}
-                value={image.size.width && image.size.height ? `${image.size.width} × ${image.size.height}` : null}
-                testId="field-size"
-              />
-              <Field label={t('history.fields.style')} value={image.style} testId="field-style" />
-              <Field label={t('history.fields.model')} value={image.model} testId="field-model" />
-              <Field
-                label={t('history.fields.request')}
-                value={image.client_request_id ?? (image.request_id !== null ? `#${image.request_id}` : null)}
-                copy={image.client_request_id}
-                testId="field-request"
-              />
-              <Field
-                label={t('history.fields.source')}
-                testId="field-source"
-                value={
-                  image.parent_image_id !== null ? (
-                    <button type="button" className="history-link" onClick={() => onOpenImage(image.parent_image_id as number)}>
-                      {t('history.regeneratedFrom', { id: image.parent_image_id })}
-                    </button>
-                  ) : (
-                    t('history.original')
-                  )
-                }
-              />
-              <Field
-                label={t('history.fields.regenerations')}
-                testId="field-regenerations"
-                value={
-                  regenerations.length === 0 ? null : (
-                    <span className="history-links">
-                      {regenerations.map((r) => (
-                        <button key={r.id} type="button" className="history-link" onClick={() => onOpenImage(r.id)}>
-                          {t('history.imageNumber', { id: r.id })}
-                        </button>
-                      ))}
-                    </span>
-                  )
-                }
-              />
-              <Field
-                label={t('history.fields.videos')}
-                testId="field-videos"
-                value={
-                  madeVideos.length === 0 ? null : (
-                    <span className="history-links">
-                      {madeVideos.map((v) => (
-                        <button key={v.id} type="button" className="history-link" onClick={() => onOpenVideo(v.id)}>
-                          {t('history.videoNumber', { id: v.id })} · {t(`history.status.${v.status}`)}
-                        </button>
-                      ))}
-                    </span>
-                  )
-                }
-              />
-            </dl>
-          </div>
-        </>
-      )}
+          </>
+        )}
+      </DetailBody>
     </DetailDialog>
   );
 }

@@ -7,12 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Spinner } from '../../../components/spinner';
-import { SavedAtNote } from '../../../components/offline/saved-at-note';
 import { useOnlineStatus } from '../../../lib/offline/online-status';
 import { useVideoDetail } from '../api/history-detail-query';
 import { useRetryVideo } from '../api/retry-video';
 import { downloadFile, durationParts, fileNameOf } from '../model/save-file';
 import { workflowLinkFor } from '../model/workflow-link';
+import { DetailBody } from './detail-body';
 import { DetailDialog } from './detail-dialog';
 import { Field, Thumbs } from './detail-fields';
 import { StatusBadge } from './status-badge';
@@ -33,7 +33,11 @@ export function VideoDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
   const [downloading, setDownloading] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const formatDate = (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)) : null;
+    iso
+      ? new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'medium' }).format(
+          new Date(iso),
+        )
+      : null;
   const video = detail.data;
   const title = t('history.videoNumber', { id });
 
@@ -76,128 +80,219 @@ export function VideoDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
 
   return (
     <DetailDialog title={title} onClose={onClose} testId="video-detail">
-      {detail.isPending ? (
-        <div className="history-state" role="status">
-          <Spinner /> {t('history.loadingDetail')}
-        </div>
-      ) : !video ? (
-        <div className="history-state history-state--error" role="alert" data-testid="detail-load-failed">
-          <p>{t('history.detailLoadFailed', { message: detail.error?.message ?? '' })}</p>
-          <button type="button" className="btn btn--primary" onClick={() => void detail.refetch()}>
-            {t('history.retry')}
-          </button>
-        </div>
-      ) : (
-        <>
-          {!online || detail.isError ? <SavedAtNote savedAt={detail.dataUpdatedAt} online={online} /> : null}
-          <div className="history-detail">
-            <div className="history-detail__media">
-              {video.status === 'completed' && video.url ? (
-                <VideoPlayer src={video.url} poster={video.thumbnail_url} label={title} />
-              ) : (
-                <div className="history-player history-player--waiting" data-testid="video-waiting">
-                  {video.status === 'failed' ? (video.error?.message ?? t('history.status.failed')) : <><Spinner /> {t(`history.status.${video.status}`)}</>}
+      <DetailBody query={detail} value={video}>
+        {(video) => (
+          <>
+            <div className="history-detail">
+              <div className="history-detail__media">
+                {video.status === 'completed' && video.url ? (
+                  <VideoPlayer src={video.url} poster={video.thumbnail_url} label={title} />
+                ) : (
+                  <div className="history-player history-player--waiting" data-testid="video-waiting">
+                    {video.status === 'failed' ? (
+                      (video.error?.message ?? t('history.status.failed'))
+                    ) : (
+                      <>
+                        <Spinner /> {t(`history.status.${video.status}`)}
+                      </>
+                    )}
+                  </div>
+                )}
+                <div className="history-detail__actions">
+                  <button
+                    type="button"
+                    className="btn btn--ghost"
+                    onClick={() => void download()}
+                    disabled={!video.url || downloading}
+                    data-testid="download"
+                  >
+                    {downloading ? <Spinner size={16} /> : null}
+                    {t('history.download')}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--ghost"
+                    onClick={retryFromOriginal}
+                    disabled={retry.isPending || !online}
+                    data-testid="retry-video"
+                  >
+                    {retry.isPending ? <Spinner size={16} /> : null}
+                    {t('history.retryVideo')}
+                  </button>
+                  <Link
+                    className="btn btn--primary"
+                    to={workflowLinkFor('video', video.id)}
+                    data-testid="use-settings"
+                  >
+                    {t('history.useSettings')}
+                  </Link>
                 </div>
-              )}
-              <div className="history-detail__actions">
-                <button type="button" className="btn btn--ghost" onClick={() => void download()} disabled={!video.url || downloading} data-testid="download">
-                  {downloading ? <Spinner size={16} /> : null}
-                  {t('history.download')}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn--ghost"
-                  onClick={retryFromOriginal}
-                  disabled={retry.isPending || !online}
-                  data-testid="retry-video"
-                >
-                  {retry.isPending ? <Spinner size={16} /> : null}
-                  {t('history.retryVideo')}
-                </button>
-                <Link className="btn btn--primary" to={workflowLinkFor('video', video.id)} data-testid="use-settings">
-                  {t('history.useSettings')}
-                </Link>
+                {notice ? (
+                  <p className="history-state--error" role="alert" data-testid="video-notice">
+                    {notice}
+                  </p>
+                ) : null}
               </div>
-              {notice ? (
-                <p className="history-state--error" role="alert" data-testid="video-notice">
-                  {notice}
-                </p>
-              ) : null}
-            </div>
-            <dl className="history-fields">
-              <Field label={t('history.fields.status')} value={<StatusBadge status={video.status} progress={video.progress} />} testId="field-status" />
-              {video.error ? <Field label={t('history.fields.error')} value={video.error.message} /> : null}
-              <Field label={t('history.fields.kind')} value={t(`history.kinds.${video.kind}`)} />
-              <Field label={t('history.fields.resolution')} value={video.resolution} testId="field-resolution" />
-              <Field label={t('history.fields.duration')} value={t('history.durationSeconds', { count: video.duration })} testId="field-duration" />
-              <Field label={t('history.fields.model')} value={video.model} testId="field-model" />
-              <Field label={t('history.fields.dimensions')} value={video.width && video.height ? `${video.width} × ${video.height}` : null} testId="field-dimensions" />
-              <Field label={t('history.fields.userPrompt')} value={video.user_prompt} copy={video.user_prompt} testId="field-user-prompt" />
-              <Field label={t('history.fields.videoPrompt')} value={video.video_prompt} copy={video.video_prompt} testId="field-video-prompt" />
-              <Field label={t('history.fields.style')} value={video.style} testId="field-style" />
-              <Field label={t('history.fields.camera')} value={video.camera.join(', ')} testId="field-camera" />
-              <Field
-                label={t('history.fields.modelImages')}
-                value={<Thumbs label={t('history.fields.modelImages')} urls={video.uploaded_images.model.map((u) => ({ url: u.url, key: u.file_id }))} />}
-              />
-              <Field
-                label={t('history.fields.patternImages')}
-                value={<Thumbs label={t('history.fields.patternImages')} urls={video.uploaded_images.pattern.map((u) => ({ url: u.url, key: u.file_id }))} />}
-              />
-              <Field
-                label={t(video.kind === 'first-last-frame' ? 'history.fields.firstFrame' : 'history.fields.referenceImage')}
-                testId="field-first-frame"
-                value={
-                  video.first_frame ? (
-                    <Thumbs
-                      label={t('history.fields.firstFrame')}
-                      urls={[video.first_frame, ...(video.last_frame ? [video.last_frame] : [])].map((f) => ({ url: f.url, key: f.file_id }))}
-                    />
-                  ) : null
-                }
-              />
-              <Field
-                label={t('history.fields.generatedBy')}
-                value={[video.generated_by.provider, video.generated_by.model].filter(Boolean).join(' · ')}
-                testId="field-generated-by"
-              />
-              <Field label={t('history.fields.momentsText')} value={video.moments_text} copy={video.moments_text} testId="field-moments" />
-              <Field label={t('history.fields.requestedAt')} value={formatDate(video.requested_at ?? video.created_at)} testId="field-requested" />
-              <Field label={t('history.fields.completedAt')} value={formatDate(video.completed_at)} testId="field-completed" />
-              <Field
-                label={t('history.fields.processingTime')}
-                value={processing ? t('history.processingTime', processing) : null}
-                testId="field-processing"
-              />
-              <Field label={t('history.fields.taskId')} value={video.task_id} copy={video.task_id} testId="field-task-id" />
-              <Field label={t('history.fields.fileId')} value={video.file_id ?? video.result_file_id} copy={video.file_id ?? video.result_file_id} testId="field-file-id" />
-              <Field label={t('history.fields.promptOptimizer')} value={yesNo(video.prompt_optimizer)} testId="field-optimizer" />
-              <Field label={t('history.fields.watermark')} value={yesNo(video.watermark)} testId="field-watermark" />
-              <Field
-                label={t('history.fields.sourceImage')}
-                testId="field-source-image"
-                value={
-                  video.source_image_id !== null ? (
-                    <button type="button" className="history-link" onClick={() => onOpenImage(video.source_image_id as number)}>
-                      {t('history.imageNumber', { id: video.source_image_id })}
-                    </button>
-                  ) : null
-                }
-              />
-              {video.retry_of_id !== null ? (
+              <dl className="history-fields">
                 <Field
-                  label={t('history.fields.retryOf')}
+                  label={t('history.fields.status')}
+                  value={<StatusBadge status={video.status} progress={video.progress} />}
+                  testId="field-status"
+                />
+                {video.error ? <Field label={t('history.fields.error')} value={video.error.message} /> : null}
+                <Field label={t('history.fields.kind')} value={t(`history.kinds.${video.kind}`)} />
+                <Field
+                  label={t('history.fields.resolution')}
+                  value={video.resolution}
+                  testId="field-resolution"
+                />
+                <Field
+                  label={t('history.fields.duration')}
+                  value={t('history.durationSeconds', { count: video.duration })}
+                  testId="field-duration"
+                />
+                <Field label={t('history.fields.model')} value={video.model} testId="field-model" />
+                <Field
+                  label={t('history.fields.dimensions')}
+                  value={video.width && video.height ? `${video.width} × ${video.height}` : null}
+                  testId="field-dimensions"
+                />
+                <Field
+                  label={t('history.fields.userPrompt')}
+                  value={video.user_prompt}
+                  copy={video.user_prompt}
+                  testId="field-user-prompt"
+                />
+                <Field
+                  label={t('history.fields.videoPrompt')}
+                  value={video.video_prompt}
+                  copy={video.video_prompt}
+                  testId="field-video-prompt"
+                />
+                <Field label={t('history.fields.style')} value={video.style} testId="field-style" />
+                <Field
+                  label={t('history.fields.camera')}
+                  value={video.camera.join(', ')}
+                  testId="field-camera"
+                />
+                <Field
+                  label={t('history.fields.modelImages')}
                   value={
-                    <button type="button" className="history-link" onClick={() => onOpenVideo(video.retry_of_id as number)}>
-                      {t('history.videoNumber', { id: video.retry_of_id })}
-                    </button>
+                    <Thumbs
+                      label={t('history.fields.modelImages')}
+                      urls={video.uploaded_images.model.map((u) => ({ url: u.url, key: u.file_id }))}
+                    />
                   }
                 />
-              ) : null}
-            </dl>
-          </div>
-        </>
-      )}
+                <Field
+                  label={t('history.fields.patternImages')}
+                  value={
+                    <Thumbs
+                      label={t('history.fields.patternImages')}
+                      urls={video.uploaded_images.pattern.map((u) => ({ url: u.url, key: u.file_id }))}
+                    />
+                  }
+                />
+                <Field
+                  label={t(
+                    video.kind === 'first-last-frame'
+                      ? 'history.fields.firstFrame'
+                      : 'history.fields.referenceImage',
+                  )}
+                  testId="field-first-frame"
+                  value={
+                    video.first_frame ? (
+                      <Thumbs
+                        label={t('history.fields.firstFrame')}
+                        urls={[video.first_frame, ...(video.last_frame ? [video.last_frame] : [])].map(
+                          (f) => ({ url: f.url, key: f.file_id }),
+                        )}
+                      />
+                    ) : null
+                  }
+                />
+                <Field
+                  label={t('history.fields.generatedBy')}
+                  value={[video.generated_by.provider, video.generated_by.model].filter(Boolean).join(' · ')}
+                  testId="field-generated-by"
+                />
+                <Field
+                  label={t('history.fields.momentsText')}
+                  value={video.moments_text}
+                  copy={video.moments_text}
+                  testId="field-moments"
+                />
+                <Field
+                  label={t('history.fields.requestedAt')}
+                  value={formatDate(video.requested_at ?? video.created_at)}
+                  testId="field-requested"
+                />
+                <Field
+                  label={t('history.fields.completedAt')}
+                  value={formatDate(video.completed_at)}
+                  testId="field-completed"
+                />
+                <Field
+                  label={t('history.fields.processingTime')}
+                  value={processing ? t('history.processingTime', processing) : null}
+                  testId="field-processing"
+                />
+                <Field
+                  label={t('history.fields.taskId')}
+                  value={video.task_id}
+                  copy={video.task_id}
+                  testId="field-task-id"
+                />
+                <Field
+                  label={t('history.fields.fileId')}
+                  value={video.file_id ?? video.result_file_id}
+                  copy={video.file_id ?? video.result_file_id}
+                  testId="field-file-id"
+                />
+                <Field
+                  label={t('history.fields.promptOptimizer')}
+                  value={yesNo(video.prompt_optimizer)}
+                  testId="field-optimizer"
+                />
+                <Field
+                  label={t('history.fields.watermark')}
+                  value={yesNo(video.watermark)}
+                  testId="field-watermark"
+                />
+                <Field
+                  label={t('history.fields.sourceImage')}
+                  testId="field-source-image"
+                  value={
+                    video.source_image_id !== null ? (
+                      <button
+                        type="button"
+                        className="history-link"
+                        onClick={() => onOpenImage(video.source_image_id as number)}
+                      >
+                        {t('history.imageNumber', { id: video.source_image_id })}
+                      </button>
+                    ) : null
+                  }
+                />
+                {video.retry_of_id !== null ? (
+                  <Field
+                    label={t('history.fields.retryOf')}
+                    value={
+                      <button
+                        type="button"
+                        className="history-link"
+                        onClick={() => onOpenVideo(video.retry_of_id as number)}
+                      >
+                        {t('history.videoNumber', { id: video.retry_of_id })}
+                      </button>
+                    }
+                  />
+                ) : null}
+              </dl>
+            </div>
+          </>
+        )}
+      </DetailBody>
     </DetailDialog>
   );
 }
