@@ -56,7 +56,7 @@ export function QueueToolbar({ counts, paused, actions }: Props) {
           {t('imageProcessing.queue.retrying', { count: counts.retrying })}
         </p>
       )}
-      {counts.interrupted > counts.retrying && <p className="ip-toolbar__hint">{t('imageProcessing.queue.interruptedHint')}</p>}
+      {counts.interrupted > 0 && <p className="ip-toolbar__hint">{t('imageProcessing.queue.interruptedHint')}</p>}
     </div>
   );
 }

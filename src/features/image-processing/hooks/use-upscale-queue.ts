@@ -3,7 +3,7 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { getQueueSnapshot, subscribeQueue, upscaleQueue } from '../../../lib/workers/upscale-queue-bridge';
 import type { EnqueueEntry, QueueSnapshot, UpscaleParams } from '../../../workers/upscale-queue/protocol';
-import { isOpen } from '../model/item-status';
+import { isRetrying } from '../model/item-status';
 
 export interface QueueActions {
   enqueue(entries: EnqueueEntry[], params: UpscaleParams): Promise<string[]>;
@@ -35,7 +35,7 @@ export interface QueueCounts {
   interrupted: number;
   /** Items that will still run or need the user (waiting, processing, interrupted). */
   open: number;
-  /** Open items that failed on the way and will be sent again by themselves. */
+  /** Items waiting out a retry delay: they failed on the way and are sent again by themselves. */
   retrying: number;
 }
 
@@ -54,7 +54,7 @@ export function countQueue(snapshot: QueueSnapshot): QueueCounts {
   for (const item of snapshot.items) {
     c.total += 1;
     c[item.status] += 1;
-    if (item.retry && isOpen(item)) c.retrying += 1;
+    if (isRetrying(item)) c.retrying += 1;
   }
   c.open = c.waiting + c.processing + c.interrupted;
   return c;
