@@ -85,7 +85,8 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
       const raw = await readWorkshopQueue<QueueEntry>(userKey).catch(() => []);
       const stored = raw.map((e) => (inflight.has(e.id) ? { ...e, state: 'sending' as const } : afterReload([e])[0]!));
       if (!live) return;
-      setEntries(stored);
+      // Items added while the stored ones were being read are kept: the read may predate their write.
+      setEntries((list) => [...stored.filter((s) => !list.some((e) => e.id === s.id)), ...list]);
       setLoaded(true);
     })();
     return () => {
@@ -144,6 +145,9 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
           },
         );
         if (controller.signal.aborted) return;
+        // A list fetch begun before the server had this item must not land after it and drop it,
+        // or the slot it holds looks free and a third item goes out.
+        await queryClient.cancelQueries({ queryKey: queryKeys.workshop.items() });
         putItem(item);
         await drop(entry.id);
         void queryClient.invalidateQueries({ queryKey: queryKeys.workshop.items() });
