@@ -15,7 +15,8 @@ import { ENHANCED, GEMINI_IMAGE_MODEL, GEMINI_TEXT_MODEL, startFakeGemini, third
 
 const PORT = Number(process.env.WORKSHOP_E2E_PORT ?? 8161);
 
-test.describe.configure({ mode: 'serial' });
+// One retry: on a loaded 2-core machine a run of this suite has failed intermittently (noted on the issue); a retry is reported as flaky.
+test.describe.configure({ mode: 'serial', retries: 1 });
 // page.route must see the app's calls: no service worker between them in this file.
 test.use({ serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
 test.setTimeout(90_000);
