@@ -18,9 +18,15 @@ export interface ReplayRecord {
 }
 
 export class DurableReplays {
+  /**
+   * `published` says whether the record's result is there to hand out: a record is written just
+   * before its result is published, so a crash in between leaves a record whose result never
+   * appeared, which must not be replayed. By default every record counts as published.
+   */
   constructor(
     readonly dir: string,
     private readonly now: () => Date,
+    private readonly published: (outcome: UpscaleOutcome) => Promise<boolean> = async () => true,
   ) {}
 
   async get(owner: number, key: string): Promise<ReplayRecord | undefined> {
@@ -31,7 +37,7 @@ export class DurableReplays {
     } catch {
       return undefined; // none, or half-written by a crash before the rename (never renamed)
     }
-    if (record.expiresAt <= this.now().getTime()) {
+    if (record.expiresAt <= this.now().getTime() || !(await this.published(record.outcome))) {
       await rm(file, { force: true });
       return undefined;
     }

@@ -7,7 +7,9 @@
 // runs afresh. The designer's Cancel does not wait for the grace: cancel() stops the job at once
 // and forgets it (even a finished one), so a Retry never gets the cancelled image back.
 // Finished answers are also written to disk (DurableReplays) when one is given, so a resend that
-// arrives after a crash or a restart is still answered from the first run.
+// arrives after a crash or a restart is still answered from the first run. The work writes the
+// record through the `record` it is handed, before its result is published, so no crash leaves a
+// published result without its record (which would make the resend run the model again).
 import { createHash } from 'node:crypto';
 import type { DurableReplays } from './durable-replays.js';
 import type { UpscaleParams } from './upscale-params.js';
@@ -82,10 +84,10 @@ export class IdempotentResults {
     owner: number,
     fingerprint: string,
     clientSignal: AbortSignal,
-    work: (signal: AbortSignal) => Promise<UpscaleOutcome>,
+    work: (signal: AbortSignal, record: (outcome: UpscaleOutcome) => Promise<void>) => Promise<UpscaleOutcome>,
   ): Promise<IdempotentAnswer> {
     if (!IdempotentResults.honours(key))
-      return { outcome: await work(clientSignal), replayed: false, keyed: false };
+      return { outcome: await work(clientSignal, async () => undefined), replayed: false, keyed: false };
     this.dropExpired();
     const id = `${key}\n${fingerprint}`;
     let hit = this.entries.get(id);
@@ -107,17 +109,23 @@ export class IdempotentResults {
       }
     }
     const controller = new AbortController();
+    let recorded = false;
+    const record = async (outcome: UpscaleOutcome): Promise<void> => {
+      recorded = true;
+      // A record that cannot be written costs a second run after a crash, not this answer.
+      await this.durable
+        ?.put(owner, key, { fingerprint, outcome, expiresAt: nowMs + this.ttlMs })
+        .catch(() => undefined);
+    };
     const entry: Entry = {
       key,
       owner,
       expiresAt: nowMs + this.ttlMs,
       outcome: Promise.resolve()
-        .then(() => work(controller.signal))
+        .then(() => work(controller.signal, record))
         .then(async (outcome) => {
-          // Written before the reply goes out: once the tablet could have seen it, a resend finds it.
-          await this.durable
-            ?.put(owner, key, { fingerprint, outcome, expiresAt: nowMs + this.ttlMs })
-            .catch(() => undefined);
+          // Work that did not record its answer: written now, before the reply goes out.
+          if (!recorded) await record(outcome);
           return outcome;
         }),
       settled: false,

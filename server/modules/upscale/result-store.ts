@@ -1,8 +1,11 @@
 // Upscaled images on disk, one folder per result: DATA_DIR/upscale-results/<id>/<filename>.
-// A result lives as long as its link; a periodic sweep removes folders older than that.
+// A result is written into DATA_DIR/upscale-staging first and appears in upscale-results by one
+// rename, so whatever must be on disk before it (a keyed request's replay record) is written in
+// between: a crash leaves either both or no published result. A result lives as long as its link;
+// a periodic sweep removes folders older than that, and staged leftovers of a crash.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface StoredResult {
@@ -25,19 +28,50 @@ export function resultFilename(original: string, modelName: string, format: stri
   return `${base || 'image'}_${modelName}.${format === 'jpeg' ? 'jpg' : format}`;
 }
 
+export interface StagedResult extends StoredResult {
+  /** Makes the result visible under its id (one rename). */
+  publish(): Promise<void>;
+  /** Removes the staged copy (the job was cancelled before publishing). */
+  discard(): Promise<void>;
+}
+
 export class ResultStore {
   readonly root: string;
+  private readonly staging: string;
 
   constructor(dataDir: string) {
     this.root = path.join(dataDir, 'upscale-results');
+    this.staging = path.join(dataDir, 'upscale-staging');
+  }
+
+  /** Writes the result where no link reaches it yet. */
+  async stage(filename: string, data: Buffer): Promise<StagedResult> {
+    const id = randomBytes(16).toString('base64url');
+    const staged = path.join(this.staging, id);
+    await mkdir(staged, { recursive: true });
+    await writeFile(path.join(staged, filename), data);
+    return {
+      id,
+      filename,
+      size: data.length,
+      publish: async () => {
+        await mkdir(this.root, { recursive: true });
+        await rename(staged, path.join(this.root, id));
+      },
+      discard: () => rm(staged, { recursive: true, force: true }),
+    };
   }
 
   async save(filename: string, data: Buffer): Promise<StoredResult> {
-    const id = randomBytes(16).toString('base64url');
-    const dir = path.join(this.root, id);
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, filename), data);
-    return { id, filename, size: data.length };
+    const staged = await this.stage(filename, data);
+    await staged.publish();
+    return { id: staged.id, filename, size: staged.size };
+  }
+
+  /** Whether a result was published under this id (and not swept since). */
+  async has(id: string): Promise<boolean> {
+    if (!ID.test(id)) return false;
+    return (await stat(path.join(this.root, id)).catch(() => undefined))?.isDirectory() ?? false;
   }
 
   /** The stored file, or undefined when the id or name is not one of ours. */
@@ -53,12 +87,16 @@ export class ResultStore {
     }
   }
 
-  /** Removes results written more than `ttlSeconds` before `nowMs`; returns how many. */
+  /** Removes results (and staged leftovers) written more than `ttlSeconds` before `nowMs`; returns how many. */
   async sweep(ttlSeconds: number, nowMs: number): Promise<number> {
+    return (await this.sweepDir(this.root, ttlSeconds, nowMs)) + (await this.sweepDir(this.staging, ttlSeconds, nowMs));
+  }
+
+  private async sweepDir(root: string, ttlSeconds: number, nowMs: number): Promise<number> {
     let removed = 0;
-    const entries = await readdir(this.root).catch(() => [] as string[]);
+    const entries = await readdir(root).catch(() => [] as string[]);
     for (const id of entries) {
-      const dir = path.join(this.root, id);
+      const dir = path.join(root, id);
       const s = await stat(dir).catch(() => undefined);
       if (!s || s.mtimeMs + ttlSeconds * 1000 > nowMs) continue;
       await rm(dir, { recursive: true, force: true });

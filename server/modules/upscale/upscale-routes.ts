@@ -81,7 +81,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
   });
 
   // Finished answers kept beside the results, so a resend after a restart does not run the model again.
-  const replays = new DurableReplays(path.join(path.dirname(o.service.store.root), 'upscale-replays'), o.now);
+  const replays = new DurableReplays(
+    path.join(path.dirname(o.service.store.root), 'upscale-replays'),
+    o.now,
+    (outcome) => o.service.store.has(outcome.resultId),
+  );
   const idempotent = new IdempotentResults(o.resultTtlSeconds, o.now, REPLAY_GRACE_MS, replays);
   const sweepReplays = () => void replays.sweep().catch(() => undefined);
   sweepReplays();
@@ -105,7 +109,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
         userId,
         IdempotentResults.fingerprint(userId, params, file.data),
         signal,
-        (workSignal) => o.service.upscale(file, params, { signal: workSignal }),
+        (workSignal, record) => o.service.upscale(file, params, { signal: workSignal, beforePublish: record }),
       );
     } finally {
       hold.close();

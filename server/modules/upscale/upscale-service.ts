@@ -25,6 +25,8 @@ export interface UpscaleServiceOptions {
 }
 
 export interface UpscaleOutcome {
+  /** the stored result's id (its folder under upscale-results) */
+  resultId: string;
   url: string;
   filename: string;
   width: number;
@@ -38,6 +40,11 @@ export interface JobHooks {
   onProgress?: (fraction: number) => void;
   /** Called once the job holds an engine (it has stopped waiting). */
   onStart?: () => void;
+  /**
+   * Awaited after the result is written and before it is published under its id: what is saved
+   * here (a replay record) is on disk whenever the result is, even across a crash.
+   */
+  beforePublish?: (outcome: UpscaleOutcome) => Promise<void>;
 }
 
 export class UpscaleService {
@@ -85,19 +92,28 @@ export class UpscaleService {
     }, hooks.signal);
     // A client gone during encoding gets no file written for it.
     if (hooks.signal.aborted) throw new UpscaleError('cancelled', 'upscale cancelled');
-    const stored = await this.store.save(
+    const staged = await this.store.stage(
       resultFilename(input.filename, params.modelName, result.format),
       result.data,
     );
     const expiresAt = this.o.now().getTime() + this.o.resultTtlSeconds * 1000;
-    return {
-      url: this.o.signedUrls.sign(stored.id, stored.filename, expiresAt),
-      filename: stored.filename,
+    const outcome: UpscaleOutcome = {
+      resultId: staged.id,
+      url: this.o.signedUrls.sign(staged.id, staged.filename, expiresAt),
+      filename: staged.filename,
       width: result.width,
       height: result.height,
       scale: result.scale,
       durationMs: result.durationMs,
     };
+    try {
+      await hooks.beforePublish?.(outcome);
+      await staged.publish();
+    } catch (error) {
+      await staged.discard().catch(() => undefined);
+      throw error;
+    }
+    return outcome;
   }
 
   sweep(): Promise<number> {

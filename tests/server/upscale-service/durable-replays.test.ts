@@ -7,9 +7,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
-import type { UpscaleOutcome } from '../../../server/modules/upscale/upscale-service.js';
+import { createSignedUrls } from '../../../server/modules/upscale/signed-urls.js';
+import { type UpscaleOutcome, UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
+import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-engine-port.js';
+import type { UpscaleParams } from '../../../server/modules/upscale/upscale-params.js';
+import { makeImage } from './upscale-helpers.js';
 
 const OUTCOME: UpscaleOutcome = {
+  resultId: 'AAAAAAAAAAAAAAAAAAAAAA',
   url: '/r/1/a.png',
   filename: 'a.png',
   width: 2,
@@ -88,5 +93,73 @@ describe('durable upscale replays', () => {
     expect(restarted.cancel('k', 1)).toBe('unknown');
     expect(await restarted.run('k', 1, 'fp', live(), engine.work)).toMatchObject({ replayed: false });
     expect(engine.runs).toBe(2);
+  });
+
+  it('a crash between the record and the published result runs the image once more, and leaves one result', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-replays-'));
+    const now = () => new Date();
+    let runs = 0;
+    const engine: UpscaleEnginePort = {
+      listModels: async () => [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }],
+      upscale: async (input) => {
+        runs += 1;
+        return { data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
+      },
+      close: async () => undefined,
+    };
+    const service = new UpscaleService({
+      engines: () => engine,
+      concurrency: 1,
+      maxQueue: 4,
+      maxPixels: 1e6,
+      maxInflightBytes: 1e7,
+      resultTtlSeconds: 3600,
+      dataDir,
+      signedUrls: createSignedUrls(new Uint8Array(32), '/upscale-api/results'),
+      now,
+    });
+    const replays = () =>
+      new DurableReplays(path.join(dataDir, 'upscale-replays'), now, (o) => service.store.has(o.resultId));
+    const image = { filename: 'fabric.png', data: await makeImage('png') };
+    const params: UpscaleParams = {
+      modelName: 'up2x-conservative',
+      tileMode: 0,
+      cacheMode: 0,
+      alpha: 1,
+      format: 'png',
+    };
+    const published = () => readdirSync(service.store.root);
+
+    // Killed after the record was written, before the result was published.
+    const killed = new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays());
+    await expect(
+      killed.run('k', 1, 'fp', live(), (signal, record) =>
+        service.upscale(image, params, {
+          signal,
+          beforePublish: async (outcome) => {
+            await record(outcome);
+            throw new Error('killed');
+          },
+        }),
+      ),
+    ).rejects.toThrow('killed');
+    expect(readdirSync(path.join(dataDir, 'upscale-replays'))).toHaveLength(1);
+
+    // After the restart the record's result is not there: the resend runs, and publishes one result.
+    const restarted = new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays());
+    const resend = (table: IdempotentResults) =>
+      table.run('k', 1, 'fp', live(), (signal, record) =>
+        service.upscale(image, params, { signal, beforePublish: record }),
+      );
+    const second = await resend(restarted);
+    expect(second.replayed).toBe(false);
+    expect(runs).toBe(2);
+    expect(published()).toEqual([second.outcome.resultId]);
+
+    // Killed after publishing, before the reply: the next resend is answered from disk.
+    const third = await resend(new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays()));
+    expect(third).toMatchObject({ replayed: true, outcome: { resultId: second.outcome.resultId } });
+    expect(runs).toBe(2);
+    expect(published()).toHaveLength(1);
   });
 });

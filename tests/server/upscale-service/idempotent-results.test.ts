@@ -5,6 +5,7 @@ import { IdempotentResults } from '../../../server/modules/upscale/idempotent-re
 import type { UpscaleOutcome } from '../../../server/modules/upscale/upscale-service.js';
 
 const OUTCOME: UpscaleOutcome = {
+  resultId: 'AAAAAAAAAAAAAAAAAAAAAA',
   url: '/r/1/a.png',
   filename: 'a.png',
   width: 2,
