@@ -41,5 +41,7 @@ export default defineConfig({
   // No source maps: they would hand out the readable source (the server refuses *.map as well),
   // and nothing (precache, audit, scripts) reads them.
   build: { target: 'es2022', sourcemap: false },
+  // Module workers, so the on-device upscaler loads each onnxruntime build as its own chunk, on use.
+  worker: { format: 'es' },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/upscale-api': 'http://127.0.0.1:8080', '/image-api': 'http://127.0.0.1:8080', '/third-api': 'http://127.0.0.1:8080', '/config.json': 'http://127.0.0.1:8080' } },
 });

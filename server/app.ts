@@ -91,7 +91,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     },
     strictTransportSecurity: false,
-    crossOriginEmbedderPolicy: false,
+    // Cross-origin isolation (with helmet's default COOP same-origin): SharedArrayBuffer for the
+    // on-device upscaler's WebAssembly threads. require-corp, not credentialless, because iPad
+    // Safari knows only require-corp. Every subresource the pages load is same-origin (img-src and
+    // media-src above); the upscale group's result links, shown by a PWA on another host when that
+    // service runs on its own, say cross-origin themselves.
+    crossOriginEmbedderPolicy: { policy: 'require-corp' },
   });
   // Over plain HTTP (a tablet opening http://<laptop-ip>:8080 on the fair's LAN) these two would
   // make the browser fetch the scripts over https, which nothing answers: a blank page. Over HTTPS

@@ -37,7 +37,8 @@ export const MEDIA_EVICTED_MESSAGE = 'MEDIA_EVICTED';
 export const EXPIRY = {
   locales: { maxEntries: 20, maxAgeSeconds: 30 * 24 * 60 * 60 },
   media: { maxEntries: 300, maxAgeSeconds: 14 * 24 * 60 * 60 },
-  // About 22 MB of graphs per 2x model (11 files) and the 14 MB wasm: room for a few models.
+  // About 22 MB of graphs per 2x model (11 files) and onnxruntime's wasm (14 MB, or 27 MB for its
+  // WebGPU build): room for a few models.
   deviceModels: { maxEntries: 48, maxAgeSeconds: 60 * 24 * 60 * 60 },
 } as const;
 

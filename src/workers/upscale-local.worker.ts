@@ -1,23 +1,20 @@
 // On-device upscaling: Real-CUGAN with onnxruntime-web in this worker, so the page stays responsive.
 // The graphs are the server's own (GET <upscale>/models/<name>/graphs/...), cached by the service
 // worker for offline use; the tiling and SE sharing are the server's (upscale-local/device-engine.ts).
-// Backend: WebAssembly, with threads when the page is cross-origin isolated (SharedArrayBuffer),
-// otherwise one thread. Cancel takes effect between tiles.
-import * as ort from 'onnxruntime-web/wasm';
-import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
+// Backend (upscale-local/runtime.ts): WebGPU when the browser offers an adapter, else WebAssembly
+// with threads when the page is cross-origin isolated. Cancel takes effect between tiles.
 import { DeviceCancelled, type GraphManifest, runDeviceJob } from './upscale-local/device-engine';
 import type { DeviceReply, DeviceRequest, DeviceRunRequest } from './upscale-local/protocol';
+import { type OrtRuntime, ModelsUnavailable, runtimeFor, webGpuFailed } from './upscale-local/runtime';
 import { cacheBudgetFor, tileSideFor } from './upscale-local/tile-size';
 
-const threads = self.crossOriginIsolated ? Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1)) : 1;
-ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, self.location.href).href };
-ort.env.wasm.numThreads = threads;
-ort.env.wasm.proxy = false;
+type Session = Awaited<ReturnType<OrtRuntime['ort']['InferenceSession']['create']>>;
 
 interface LoadedModel {
   key: string;
   manifest: GraphManifest;
-  sessions: Map<string, Promise<ort.InferenceSession>>;
+  /** by backend and variant: a session belongs to the onnxruntime build that made it */
+  sessions: Map<string, Promise<Session>>;
 }
 
 let loaded: LoadedModel | undefined;
@@ -25,8 +22,6 @@ const cancelled = new Set<string>();
 let queue: Promise<unknown> = Promise.resolve();
 
 const post = (reply: DeviceReply): void => self.postMessage(reply);
-
-class ModelsUnavailable extends Error {}
 
 async function getJson<T>(url: string, token: string | undefined): Promise<T> {
   const res = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
@@ -43,14 +38,15 @@ async function model(req: DeviceRunRequest): Promise<LoadedModel> {
   const previous = loaded;
   loaded = undefined;
   if (previous) for (const s of previous.sessions.values()) await (await s.catch(() => undefined))?.release();
-  const sessions = new Map<string, Promise<ort.InferenceSession>>();
+  const sessions = new Map<string, Promise<Session>>();
   const next: LoadedModel = { key, manifest, sessions };
   loaded = next;
   return next;
 }
 
-function session(m: LoadedModel, req: DeviceRunRequest, variant: string): Promise<ort.InferenceSession> {
-  let s = m.sessions.get(variant);
+function session(m: LoadedModel, req: DeviceRunRequest, rt: OrtRuntime, variant: string): Promise<Session> {
+  const key = `${rt.backend}:${variant}`;
+  let s = m.sessions.get(key);
   if (!s) {
     const file = m.manifest.variants[variant];
     if (!file) throw new Error(`model ${m.manifest.name} has no variant ${variant}`);
@@ -61,13 +57,13 @@ function session(m: LoadedModel, req: DeviceRunRequest, variant: string): Promis
       });
       if (!res.ok) throw new ModelsUnavailable(`${file}: HTTP ${res.status}`);
       const bytes = new Uint8Array(await res.arrayBuffer());
-      return ort.InferenceSession.create(bytes, {
-        executionProviders: ['wasm'],
+      return rt.ort.InferenceSession.create(bytes, {
+        executionProviders: [rt.backend],
         graphOptimizationLevel: 'all',
       });
     })();
-    m.sessions.set(variant, s);
-    s.catch(() => m.sessions.delete(variant));
+    m.sessions.set(key, s);
+    s.catch(() => m.sessions.delete(key));
   }
   return s;
 }
@@ -106,24 +102,48 @@ async function encode(rgb: Uint8Array, width: number, height: number): Promise<B
   return canvas.convertToBlob({ type: 'image/png' });
 }
 
+interface Tiling {
+  maxTile: number;
+  cacheBudgetBytes: number;
+}
+
+async function upscale(req: DeviceRunRequest, rt: OrtRuntime, m: LoadedModel, tiling: Tiling) {
+  const img = await decode(req.image);
+  const inferenceStart = performance.now();
+  const result = await runDeviceJob(rt.ort, m.manifest, (v) => session(m, req, rt, v), {
+    ...img,
+    ...tiling,
+    alpha: req.alpha ?? 1,
+    isCancelled: () => cancelled.has(req.id),
+    onProgress: (fraction) => post({ type: 'progress', id: req.id, fraction }),
+  });
+  return { result, inferenceMs: performance.now() - inferenceStart };
+}
+
 async function run(req: DeviceRunRequest): Promise<void> {
   const started = performance.now();
   try {
     if (cancelled.has(req.id)) throw new DeviceCancelled();
     const m = await model(req);
-    const img = await decode(req.image);
     const memory = (navigator as WorkerNavigator & { deviceMemory?: number }).deviceMemory;
-    const maxTile = req.maxTile ?? tileSideFor(memory);
-    const inferenceStart = performance.now();
-    const result = await runDeviceJob(ort, m.manifest, (v) => session(m, req, v), {
-      ...img,
-      alpha: req.alpha ?? 1,
-      maxTile,
+    const tiling = {
+      maxTile: req.maxTile ?? tileSideFor(memory),
       cacheBudgetBytes: req.cacheBudgetBytes ?? cacheBudgetFor(memory),
-      isCancelled: () => cancelled.has(req.id),
-      onProgress: (fraction) => post({ type: 'progress', id: req.id, fraction }),
-    });
-    const inferenceMs = performance.now() - inferenceStart;
+    };
+    let rt = await runtimeFor(req.backend);
+    let job;
+    try {
+      job = await upscale(req, rt, m, tiling);
+    } catch (error) {
+      // A GPU that fails (a lost device, an operator it cannot run): this job and the next ones
+      // go to WebAssembly, unless WebGPU was asked for by name.
+      const gpuFault = rt.backend === 'webgpu' && !(error instanceof DeviceCancelled || error instanceof ModelsUnavailable);
+      if (!gpuFault || req.backend === 'webgpu') throw error;
+      webGpuFailed(error);
+      rt = await runtimeFor('wasm');
+      job = await upscale(req, rt, m, tiling);
+    }
+    const { result, inferenceMs } = job;
     const png = await encode(result.rgb, result.width, result.height);
     post({
       type: 'done',
@@ -133,10 +153,10 @@ async function run(req: DeviceRunRequest): Promise<void> {
       height: result.height,
       scale: m.manifest.geometry.scale,
       stats: {
-        backend: 'wasm',
-        threads,
+        backend: rt.backend,
+        threads: rt.threads,
         tiles: result.tiles,
-        tileSide: maxTile,
+        tileSide: tiling.maxTile,
         strategy: result.strategy,
         inferenceMs: Math.round(inferenceMs),
         totalMs: Math.round(performance.now() - started),
@@ -152,7 +172,7 @@ async function run(req: DeviceRunRequest): Promise<void> {
   }
 }
 
-self.onmessage = (event: MessageEvent<DeviceRequest>) => {
+function onRequest(event: MessageEvent<DeviceRequest>): void {
   const msg = event.data;
   if (msg.type === 'cancel') {
     cancelled.add(msg.id);
@@ -160,4 +180,8 @@ self.onmessage = (event: MessageEvent<DeviceRequest>) => {
   }
   // One job at a time: memory is bounded by one tile of one job.
   queue = queue.then(() => run(msg));
-};
+}
+
+// onnxruntime's threads are workers of its own chunk (runtime.ts imports each build as one), not of
+// this file, so every message here is a job or a cancel.
+self.onmessage = onRequest;

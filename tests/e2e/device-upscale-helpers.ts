@@ -17,7 +17,9 @@ export async function apiToken(baseUrl: string): Promise<string> {
 
 /** The built worker's file, found in the build the server serves. */
 export function localWorkerAsset(staticDir: string): string {
-  const file = readdirSync(path.join(staticDir, 'assets')).find((f) => /^upscale-local\.worker-[\w-]+\.js$/.test(f));
+  const file = readdirSync(path.join(staticDir, 'assets')).find((f) =>
+    /^upscale-local\.worker-[\w-]+\.js$/.test(f),
+  );
   if (!file) throw new Error(`no upscale-local worker in ${staticDir}/assets`);
   return `/assets/${file}`;
 }
@@ -57,49 +59,72 @@ export interface DeviceRun {
   };
 }
 
-/** Runs the image through the built worker in the page (which must be on the server's origin). */
+/**
+ * Runs the image through the built worker in the page (which must be on the server's origin).
+ * `window` is the job's span in the page's clock (posted to answered), so a caller can tell the
+ * page's long tasks during the job from the harness's own work before and after it.
+ */
 export async function deviceUpscale(
   page: Page,
   workerUrl: string,
   token: string,
   png: Buffer,
   modelName: string,
-  opts: { maxTile?: number; cacheBudgetBytes?: number } = {},
-): Promise<DeviceRun> {
+  opts: { maxTile?: number; cacheBudgetBytes?: number; backend?: 'wasm' | 'webgpu' } = {},
+): Promise<DeviceRun & { window: { start: number; end: number } }> {
   const reply = await page.evaluate(
-    async ({ workerUrl, token, bytes, modelName, opts }) => {
+    async ({ workerUrl, token, base64, modelName, opts }) => {
+      const image = new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
       const worker = new Worker(workerUrl, { type: 'module' });
       try {
-        return await new Promise<{ png: number[]; stats: DeviceRun['stats'] }>((resolve, reject) => {
-          worker.onmessage = async (e: MessageEvent) => {
-            const m = e.data as { type: string; png?: Blob; stats?: DeviceRun['stats']; message?: string };
-            if (m.type === 'progress') return;
-            if (m.type === 'done' && m.png && m.stats)
-              resolve({ png: Array.from(new Uint8Array(await m.png.arrayBuffer())), stats: m.stats });
-            else reject(new Error(m.message ?? 'device upscale failed'));
-          };
-          worker.onerror = (e) => reject(new Error(e.message));
-          worker.postMessage({
-            type: 'run',
-            id: 'parity',
-            image: new Blob([new Uint8Array(bytes)], { type: 'image/png' }),
-            modelName,
-            apiBase: '/upscale-api',
-            token,
-            backend: 'wasm',
-            ...opts,
-          });
+        const start = performance.now();
+        const done = await new Promise<{ png: Blob; stats: DeviceRun['stats']; end: number }>(
+          (resolve, reject) => {
+            worker.onmessage = (e: MessageEvent) => {
+              const m = e.data as { type: string; png?: Blob; stats?: DeviceRun['stats']; message?: string };
+              if (m.type === 'progress') return;
+              if (m.type === 'done' && m.png && m.stats)
+                resolve({ png: m.png, stats: m.stats, end: performance.now() });
+              else reject(new Error(m.message ?? 'device upscale failed'));
+            };
+            worker.onerror = (e) => reject(new Error(e.message));
+            worker.postMessage({
+              type: 'run',
+              id: 'parity',
+              image,
+              modelName,
+              apiBase: '/upscale-api',
+              token,
+              backend: 'wasm',
+              ...opts,
+            });
+          },
+        );
+        // A data URL read by FileReader: the bytes leave the page without a loop on its main thread.
+        const dataUrl = await new Promise<string>((resolve, reject) => {
+          const reader = new FileReader();
+          reader.onload = () => resolve(reader.result as string);
+          reader.onerror = () => reject(new Error('could not read the result'));
+          reader.readAsDataURL(done.png);
         });
+        return {
+          base64: dataUrl.slice(dataUrl.indexOf(',') + 1),
+          stats: done.stats,
+          window: { start, end: done.end },
+        };
       } finally {
         worker.terminate();
       }
     },
-    { workerUrl, token, bytes: Array.from(png), modelName, opts },
+    { workerUrl, token, base64: png.toString('base64'), modelName, opts },
   );
-  return { png: Buffer.from(reply.png), stats: reply.stats };
+  return { png: Buffer.from(reply.base64, 'base64'), stats: reply.stats, window: reply.window };
 }
 
-export async function pixelDiff(a: Buffer, b: Buffer): Promise<{ max: number; mean: number; width: number; height: number }> {
+export async function pixelDiff(
+  a: Buffer,
+  b: Buffer,
+): Promise<{ max: number; mean: number; width: number; height: number }> {
   const da = await sharp(a).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const db = await sharp(b).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   if (da.info.width !== db.info.width || da.info.height !== db.info.height)

@@ -71,6 +71,13 @@ for (const c of cases) {
     await page.goto(`${server.url}/config.json`);
     const onDevice = await deviceUpscale(page, localWorkerAsset(STATIC_DIR), token, png, c.model, c.opts);
     expect(onDevice.stats.backend).toBe('wasm');
+    // The server's COOP and COEP make the page cross-origin isolated, so the wasm path has threads.
+    const { isolated, cores } = await page.evaluate(() => ({
+      isolated: self.crossOriginIsolated,
+      cores: navigator.hardwareConcurrency,
+    }));
+    expect(isolated).toBe(true);
+    expect(onDevice.stats.threads).toBe(Math.max(1, Math.min(4, cores)));
     expect(onDevice.stats.tiles).toBe(c.tiles);
     expect(onDevice.stats.strategy).toBe(c.strategy);
     const diff = await pixelDiff(fromServer.png, onDevice.png);
