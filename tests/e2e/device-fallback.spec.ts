@@ -59,6 +59,11 @@ test('falls back to the device while the server is stopped, and back to the serv
   await server.stop();
   await upscale(page, pngFiles(2, 40, 10));
   await expect(page.getByTestId('queue-paused')).toBeVisible({ timeout: 30_000 });
+  // Not idle: the toolbar and the shell's indicator say this device works in the service's place.
+  await expect(page.locator('[data-testid="queue-paused"][data-on-device="true"]')).toContainText('on this device', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('queue-indicator')).toContainText('on this device');
   await expect(cards(page, 'completed')).toHaveCount(3, { timeout: 120_000 });
   await expect(madeOn(page, 'device')).toHaveCount(3);
 

@@ -6,6 +6,7 @@ import { QueueEngine } from '../../../src/workers/upscale-queue/queue-engine';
 import { createMemoryQueueStore } from '../../../src/workers/upscale-queue/queue-store';
 import type { QueueSnapshot } from '../../../src/workers/upscale-queue/protocol';
 import type { LocalUpscaler, SendOutcome } from '../../../src/workers/upscale-queue/send-types';
+import { countQueue } from '../../../src/features/image-processing/model/queue-counts';
 import { AUTH, PARAMS, entries } from './queue-harness';
 
 const flush = async (): Promise<void> => {
@@ -17,14 +18,16 @@ function setup(opts: { reachable: boolean; ready: boolean }) {
   let last: QueueSnapshot | null = null;
   const sent: string[] = [];
   const ran: string[] = [];
-  /** whether the item read as "on this device" while it ran */
+  /** whether the item read as "on this device" while it ran, and the batch's counts then */
   const runningLocally: (boolean | undefined)[] = [];
+  const countsWhileRunning: { onDevice: number; paused: QueueSnapshot['paused'] }[] = [];
   const local: LocalUpscaler = {
     ready: async () => opts.ready,
     run: async (request, onProgress) => {
       ran.push(request.fileName);
       onProgress(50);
       runningLocally.push(last?.items.find((i) => i.status === 'processing')?.runningLocally);
+      if (last) countsWhileRunning.push({ onDevice: countQueue(last).onDevice, paused: last.paused });
       return { kind: 'ok', blob: new Blob(['png'], { type: 'image/png' }), width: 8, height: 8 };
     },
   };
@@ -43,7 +46,7 @@ function setup(opts: { reachable: boolean; ready: boolean }) {
     },
     setTimer: () => () => {},
   });
-  return { engine, store, sent, ran, runningLocally, snapshot: () => last ?? engine.snapshot() };
+  return { engine, store, sent, ran, runningLocally, countsWhileRunning, snapshot: () => last ?? engine.snapshot() };
 }
 
 describe('upscale queue on this device', () => {
@@ -58,6 +61,12 @@ describe('upscale queue on this device', () => {
     expect(items.every((i) => i.resultStored)).toBe(true);
     expect(q.ran).toEqual(['img-0.png', 'img-1.png']);
     expect(q.runningLocally).toEqual([true, true]);
+    // The toolbar says the device works in the service's place, not that the batch is paused.
+    expect(q.countsWhileRunning).toEqual([
+      { onDevice: 1, paused: 'offline' },
+      { onDevice: 1, paused: 'offline' },
+    ]);
+    expect(countQueue(q.snapshot()).onDevice).toBe(0);
     expect(items.some((i) => i.runningLocally)).toBe(false);
   });
 

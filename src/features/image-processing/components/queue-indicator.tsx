@@ -17,20 +17,28 @@ export function QueueIndicator() {
 
   if (counts.open === 0) return null;
   const done = counts.completed + counts.failed + counts.cancelled;
-  const label = snapshot.paused
-    ? t('imageProcessing.queue.indicatorPaused', { done, total: counts.total })
-    : counts.retrying > 0
-      ? t('imageProcessing.queue.indicatorRetrying', { done, total: counts.total })
-      : t('imageProcessing.queue.indicator', { done, total: counts.total });
+  const onDevice = counts.onDevice > 0;
+  const paused = snapshot.paused !== null && !onDevice;
+  const label = onDevice
+    ? t('imageProcessing.queue.indicatorOnDevice', { done, total: counts.total })
+    : paused
+      ? t('imageProcessing.queue.indicatorPaused', { done, total: counts.total })
+      : counts.retrying > 0
+        ? t('imageProcessing.queue.indicatorRetrying', { done, total: counts.total })
+        : t('imageProcessing.queue.indicator', { done, total: counts.total });
   return (
     <Link
       to="/image-processing"
-      className={`queue-indicator${snapshot.paused ? ' queue-indicator--paused' : ''}`}
+      className={`queue-indicator${paused ? ' queue-indicator--paused' : ''}`}
       data-testid="queue-indicator"
       data-retrying={counts.retrying > 0}
       aria-label={`${label} — ${t('imageProcessing.queue.open')}`}
     >
-      <span className="queue-indicator__ring" aria-hidden="true" style={{ ['--p' as string]: `${(done / Math.max(1, counts.total)) * 100}%` }} />
+      <span
+        className="queue-indicator__ring"
+        aria-hidden="true"
+        style={{ ['--p' as string]: `${(done / Math.max(1, counts.total)) * 100}%` }}
+      />
       <span>{label}</span>
     </Link>
   );

@@ -15,6 +15,8 @@ export function QueueToolbar({ counts, paused, actions }: Props) {
   if (counts.total === 0) return null;
   const finished = counts.completed + counts.failed + counts.cancelled;
   const percent = counts.total ? Math.round((finished / counts.total) * 100) : 0;
+  // Without the service the queue is not idle when this device upscales in its place.
+  const onDevice = paused === 'offline' && counts.onDevice > 0;
   return (
     <div className="ip-toolbar" data-testid="queue-toolbar">
       <div className="ip-toolbar__summary">
@@ -47,8 +49,8 @@ export function QueueToolbar({ counts, paused, actions }: Props) {
         )}
       </div>
       {paused && (
-        <p className="ip-toolbar__paused" role="status" data-testid="queue-paused">
-          {t(`imageProcessing.queue.paused.${paused}`)}
+        <p className="ip-toolbar__paused" role="status" data-testid="queue-paused" data-on-device={onDevice}>
+          {onDevice ? t('imageProcessing.queue.paused.offlineOnDevice') : t(`imageProcessing.queue.paused.${paused}`)}
         </p>
       )}
       {counts.retrying > 0 && !paused && (

@@ -3,7 +3,9 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import { getQueueSnapshot, subscribeQueue, upscaleQueue } from '../../../lib/workers/upscale-queue-bridge';
 import type { EnqueueEntry, QueueSnapshot, UpscaleParams } from '../../../workers/upscale-queue/protocol';
-import { isRetrying } from '../model/item-status';
+import { countQueue, type QueueCounts } from '../model/queue-counts';
+
+export type { QueueCounts };
 
 export interface QueueActions {
   enqueue(entries: EnqueueEntry[], params: UpscaleParams): Promise<string[]>;
@@ -24,41 +26,6 @@ export const queueActions: QueueActions = {
   remove: async (id) => (await upscaleQueue()).remove(id),
   clearFinished: async () => (await upscaleQueue()).clearFinished(),
 };
-
-export interface QueueCounts {
-  total: number;
-  waiting: number;
-  processing: number;
-  completed: number;
-  failed: number;
-  cancelled: number;
-  interrupted: number;
-  /** Items that will still run or need the user (waiting, processing, interrupted). */
-  open: number;
-  /** Items waiting out a retry delay: they failed on the way and are sent again by themselves. */
-  retrying: number;
-}
-
-export function countQueue(snapshot: QueueSnapshot): QueueCounts {
-  const c: QueueCounts = {
-    total: 0,
-    waiting: 0,
-    processing: 0,
-    completed: 0,
-    failed: 0,
-    cancelled: 0,
-    interrupted: 0,
-    open: 0,
-    retrying: 0,
-  };
-  for (const item of snapshot.items) {
-    c.total += 1;
-    c[item.status] += 1;
-    if (isRetrying(item)) c.retrying += 1;
-  }
-  c.open = c.waiting + c.processing + c.interrupted;
-  return c;
-}
 
 export function useUpscaleQueue(): { snapshot: QueueSnapshot; counts: QueueCounts; actions: QueueActions } {
   const [snapshot, setSnapshot] = useState(getQueueSnapshot);
