@@ -20,8 +20,7 @@ const SIZE = 48;
 let server: RunningServer;
 let proxy: FaultProxy;
 
-// One retry: on a loaded 2-core machine a run of this suite has failed intermittently (noted on the issue); a retry is reported as flaky.
-test.describe.configure({ mode: 'serial', retries: 1 });
+test.describe.configure({ mode: 'serial' });
 test.setTimeout(300_000);
 
 const serverEnv = () => ({
