@@ -88,10 +88,15 @@ export async function upscaleAlpha(
   height: number,
   scale: number,
 ): Promise<Buffer> {
-  return sharp(alpha, { raw: { width, height, channels: 1 } })
-    .resize(width * scale, height * scale, { kernel: 'cubic' })
-    .raw()
-    .toBuffer();
+  return (
+    sharp(alpha, { raw: { width, height, channels: 1 } })
+      .resize(width * scale, height * scale, { kernel: 'cubic' })
+      // One channel out: libvips takes a one-band raw image for grey and writes it as sRGB (three
+      // bands), whose first third joined as alpha put the transparency in the wrong places.
+      .extractChannel(0)
+      .raw()
+      .toBuffer()
+  );
 }
 
 export async function encodeImage(

@@ -73,8 +73,14 @@ describe('UpscaleEngine I/O', () => {
     expect(meta.hasAlpha).toBe(true);
     expect(meta.icc).toBeDefined();
     const out = await sharp(r.data).raw().toBuffer();
-    expect(out[3]).toBe(0); // left half transparent
-    expect(out[(5 * 48 + 40) * 4 + 3]).toBe(255); // right half opaque
+    // Every row: transparent on the left half and opaque on the right, apart from the edge between.
+    const wrong: string[] = [];
+    for (let y = 0; y < 40; y++)
+      for (let x = 0; x < 48; x++) {
+        const a = out[(y * 48 + x) * 4 + 3]!;
+        if ((x < 22 && a !== 0) || (x > 25 && a !== 255)) wrong.push(`${x},${y}: ${a}`);
+      }
+    expect(wrong).toEqual([]);
   });
 
   it('rejects bad input with typed errors', async () => {
