@@ -6,6 +6,7 @@
 import { DeviceCancelled, type GraphManifest, runDeviceJob } from './upscale-local/device-engine';
 import type { DeviceReply, DeviceRequest, DeviceRunRequest } from './upscale-local/protocol';
 import { type OrtRuntime, ModelsUnavailable, runtimeFor, webGpuFailed } from './upscale-local/runtime';
+import { decode, encode, upscaleAlpha } from './upscale-local/image-codec';
 import { cacheBudgetFor, tileSideFor } from './upscale-local/tile-size';
 
 type Session = Awaited<ReturnType<OrtRuntime['ort']['InferenceSession']['create']>>;
@@ -68,40 +69,6 @@ function session(m: LoadedModel, req: DeviceRunRequest, rt: OrtRuntime, variant:
   return s;
 }
 
-async function decode(blob: Blob): Promise<{ rgb: Uint8Array; width: number; height: number }> {
-  const bitmap = await createImageBitmap(blob, { colorSpaceConversion: 'none', premultiplyAlpha: 'none' });
-  const { width, height } = bitmap;
-  const canvas = new OffscreenCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('no 2d context');
-  ctx.drawImage(bitmap, 0, 0);
-  bitmap.close();
-  const rgba = ctx.getImageData(0, 0, width, height).data;
-  const rgb = new Uint8Array(width * height * 3);
-  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
-    rgb[j] = rgba[i]!;
-    rgb[j + 1] = rgba[i + 1]!;
-    rgb[j + 2] = rgba[i + 2]!;
-  }
-  return { rgb, width, height };
-}
-
-async function encode(rgb: Uint8Array, width: number, height: number): Promise<Blob> {
-  const canvas = new OffscreenCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('no 2d context');
-  const image = ctx.createImageData(width, height);
-  const d = image.data;
-  for (let i = 0, j = 0; j < rgb.length; i += 4, j += 3) {
-    d[i] = rgb[j]!;
-    d[i + 1] = rgb[j + 1]!;
-    d[i + 2] = rgb[j + 2]!;
-    d[i + 3] = 255;
-  }
-  ctx.putImageData(image, 0, 0);
-  return canvas.convertToBlob({ type: 'image/png' });
-}
-
 interface Tiling {
   maxTile: number;
   cacheBudgetBytes: number;
@@ -111,13 +78,18 @@ async function upscale(req: DeviceRunRequest, rt: OrtRuntime, m: LoadedModel, ti
   const img = await decode(req.image);
   const inferenceStart = performance.now();
   const result = await runDeviceJob(rt.ort, m.manifest, (v) => session(m, req, rt, v), {
-    ...img,
+    rgb: img.rgb,
+    width: img.width,
+    height: img.height,
     ...tiling,
+    // the model's denoise strength, not transparency
     alpha: req.alpha ?? 1,
     isCancelled: () => cancelled.has(req.id),
     onProgress: (fraction) => post({ type: 'progress', id: req.id, fraction }),
   });
-  return { result, inferenceMs: performance.now() - inferenceStart };
+  const inferenceMs = performance.now() - inferenceStart;
+  const transparency = img.alpha && upscaleAlpha(img.alpha, img.width, img.height, m.manifest.geometry.scale);
+  return { result, transparency, inferenceMs };
 }
 
 async function run(req: DeviceRunRequest): Promise<void> {
@@ -144,7 +116,7 @@ async function run(req: DeviceRunRequest): Promise<void> {
       job = await upscale(req, rt, m, tiling);
     }
     const { result, inferenceMs } = job;
-    const png = await encode(result.rgb, result.width, result.height);
+    const png = await encode(result.rgb, result.width, result.height, job.transparency);
     post({
       type: 'done',
       id: req.id,
