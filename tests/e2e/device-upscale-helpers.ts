@@ -2,9 +2,9 @@
 // same image through the built upscale-local.worker in the page, and their pixel difference.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import { test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { E2E_ADMIN } from './server-process';
+import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
 
 export async function apiToken(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/auth/login-password`, {
@@ -13,6 +13,51 @@ export async function apiToken(baseUrl: string): Promise<string> {
     body: JSON.stringify({ account: E2E_ADMIN.account, password: E2E_ADMIN.password }),
   });
   return ((await res.json()) as { data: { token: string } }).data.token;
+}
+
+export interface DeviceSuite {
+  readonly url: string;
+  readonly token: string;
+  /** The image through the built worker, in `page` opened on the server's origin. */
+  device(page: Page, png: Buffer, modelName: string, opts?: DeviceOptions): ReturnType<typeof deviceUpscale>;
+  /** The image on the server, then through the worker: both outputs. */
+  both(
+    page: Page,
+    png: Buffer,
+    modelName: string,
+    opts?: DeviceOptions,
+  ): Promise<{ fromServer: Buffer; onDevice: Awaited<ReturnType<typeof deviceUpscale>> }>;
+}
+
+/** A spec's own server, started before its tests and stopped after them, with an admin's token. */
+export function deviceSuiteServer(port: number, staticDir: string): DeviceSuite {
+  let server: RunningServer | undefined;
+  let token = '';
+  test.beforeAll(async () => {
+    server = await startServer(port, { STATIC_DIR: staticDir });
+    token = await apiToken(server.url);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+  const suite: DeviceSuite = {
+    get url() {
+      if (!server) throw new Error('the suite server has not started');
+      return server.url;
+    },
+    get token() {
+      return token;
+    },
+    async device(page, png, modelName, opts = {}) {
+      await page.goto(`${suite.url}/config.json`);
+      return deviceUpscale(page, localWorkerAsset(staticDir), token, png, modelName, opts);
+    },
+    async both(page, png, modelName, opts = {}) {
+      const fromServer = (await serverUpscale(suite.url, token, png, modelName)).png;
+      return { fromServer, onDevice: await suite.device(page, png, modelName, opts) };
+    },
+  };
+  return suite;
 }
 
 /** The built worker's file, found in the build the server serves. */
@@ -46,6 +91,13 @@ export async function serverUpscale(
   return { png: Buffer.from(await out.arrayBuffer()), ms };
 }
 
+export interface DeviceOptions {
+  maxTile?: number;
+  cacheBudgetBytes?: number;
+  /** 'wasm' unless given; undefined leaves the choice to the worker */
+  backend?: 'wasm' | 'webgpu' | undefined;
+}
+
 export interface DeviceRun {
   png: Buffer;
   stats: {
@@ -70,7 +122,7 @@ export async function deviceUpscale(
   token: string,
   png: Buffer,
   modelName: string,
-  opts: { maxTile?: number; cacheBudgetBytes?: number; backend?: 'wasm' | 'webgpu' } = {},
+  opts: DeviceOptions = {},
 ): Promise<DeviceRun & { window: { start: number; end: number } }> {
   const reply = await page.evaluate(
     async ({ workerUrl, token, base64, modelName, opts }) => {

@@ -5,20 +5,11 @@
 // real tablet GPU's float32 arithmetic may not hold exactly.
 import { expect, test } from '@playwright/test';
 import { chromiumArgs } from '../../playwright.config';
-import { startServer, type RunningServer } from './server-process';
 import { makePng } from './image-processing-helpers';
-import {
-  apiToken,
-  deviceUpscale,
-  localWorkerAsset,
-  pixelDiff,
-  serverUpscale,
-} from './device-upscale-helpers';
+import { deviceSuiteServer, pixelDiff } from './device-upscale-helpers';
 
 const PORT = Number(process.env.E2E_DEVICE_WEBGPU_PORT ?? 8182);
 const STATIC_DIR = process.env.E2E_STATIC_DIR ?? 'dist';
-let server: RunningServer;
-let token: string;
 
 test.use({
   launchOptions: {
@@ -29,14 +20,7 @@ test.use({
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
-test.beforeAll(async () => {
-  server = await startServer(PORT, { STATIC_DIR });
-  token = await apiToken(server.url);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const suite = deviceSuiteServer(PORT, STATIC_DIR);
 
 const cases = [
   { name: 'untiled 32×32 at 2x', w: 32, h: 32, opts: {}, strategy: 'single' },
@@ -52,23 +36,14 @@ const cases = [
 for (const c of cases) {
   test(`the WebGPU path is close to the server: ${c.name}`, async ({ page }) => {
     const png = makePng(c.w, c.h, 7);
-    const fromServer = await serverUpscale(server.url, token, png, 'up2x-conservative');
-    await page.goto(`${server.url}/config.json`);
     // No backend named: the worker's own choice, which must be WebGPU when an adapter is there.
-    const onDevice = await deviceUpscale(
-      page,
-      localWorkerAsset(STATIC_DIR),
-      token,
-      png,
-      'up2x-conservative',
-      {
-        ...c.opts,
-        backend: undefined,
-      },
-    );
+    const { fromServer, onDevice } = await suite.both(page, png, 'up2x-conservative', {
+      ...c.opts,
+      backend: undefined,
+    });
     expect(onDevice.stats.backend).toBe('webgpu');
     expect(onDevice.stats.strategy).toBe(c.strategy);
-    const diff = await pixelDiff(fromServer.png, onDevice.png);
+    const diff = await pixelDiff(fromServer, onDevice.png);
     console.log(
       `WebGPU, ${c.name}: max ${diff.max}, mean ${diff.mean.toFixed(4)} (${diff.width}x${diff.height})`,
     );
@@ -85,10 +60,7 @@ test('without an adapter the worker runs on WebAssembly', async ({ browser }) =>
   });
   try {
     const page = await plain.newPage();
-    await page.goto(`${server.url}/config.json`);
-    const run = await deviceUpscale(page, localWorkerAsset(STATIC_DIR), token, png, 'up2x-conservative', {
-      backend: undefined,
-    });
+    const run = await suite.device(page, png, 'up2x-conservative', { backend: undefined });
     expect(run.stats.backend).toBe('wasm');
   } finally {
     await plain.close();

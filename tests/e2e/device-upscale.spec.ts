@@ -3,32 +3,16 @@
 // 1/255 — untiled, and tiled with the SE means shared across tiles.
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { startServer, type RunningServer } from './server-process';
 import { makePng } from './image-processing-helpers';
-import {
-  apiToken,
-  deviceUpscale,
-  localWorkerAsset,
-  pixelDiff,
-  serverUpscale,
-} from './device-upscale-helpers';
+import { deviceSuiteServer, localWorkerAsset, pixelDiff } from './device-upscale-helpers';
 
 const PORT = Number(process.env.E2E_DEVICE_PORT ?? 8181);
 const STATIC_DIR = process.env.E2E_STATIC_DIR ?? 'dist';
-let server: RunningServer;
-let token: string;
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(180_000);
 
-test.beforeAll(async () => {
-  server = await startServer(PORT, { STATIC_DIR });
-  token = await apiToken(server.url);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const suite = deviceSuiteServer(PORT, STATIC_DIR);
 
 // cacheBudgetBytes 0 forces the recompute strategy (what a small tablet does with a large image).
 const cases = [
@@ -82,9 +66,7 @@ const cases = [
 for (const c of cases) {
   test(`the wasm path matches the server: ${c.name}`, async ({ page }) => {
     const png = makePng(c.w, c.h, 7);
-    const fromServer = await serverUpscale(server.url, token, png, c.model);
-    await page.goto(`${server.url}/config.json`);
-    const onDevice = await deviceUpscale(page, localWorkerAsset(STATIC_DIR), token, png, c.model, c.opts);
+    const { fromServer, onDevice } = await suite.both(page, png, c.model, c.opts);
     expect(onDevice.stats.backend).toBe('wasm');
     // The server's COOP and COEP make the page cross-origin isolated, so the wasm path has threads.
     const { isolated, cores } = await page.evaluate(() => ({
@@ -95,7 +77,7 @@ for (const c of cases) {
     expect(onDevice.stats.threads).toBe(Math.max(1, Math.min(4, cores)));
     expect(onDevice.stats.tiles).toBe(c.tiles);
     expect(onDevice.stats.strategy).toBe(c.strategy);
-    const diff = await pixelDiff(fromServer.png, onDevice.png);
+    const diff = await pixelDiff(fromServer, onDevice.png);
     console.log(`${c.name}: max ${diff.max}, mean ${diff.mean.toFixed(4)} (${diff.width}x${diff.height})`);
     expect(diff.max).toBeLessThanOrEqual(1);
   });
@@ -120,10 +102,8 @@ test('transparency is kept: the alpha plane is scaled beside the picture, close 
   const png = await sharp(data, { raw: { width: w, height: h, channels: 4 } })
     .png()
     .toBuffer();
-  const fromServer = await serverUpscale(server.url, token, png, 'up2x-conservative');
-  await page.goto(`${server.url}/config.json`);
-  const onDevice = await deviceUpscale(page, localWorkerAsset(STATIC_DIR), token, png, 'up2x-conservative');
-  const a = await sharp(fromServer.png).raw().toBuffer({ resolveWithObject: true });
+  const { fromServer, onDevice } = await suite.both(page, png, 'up2x-conservative');
+  const a = await sharp(fromServer).raw().toBuffer({ resolveWithObject: true });
   const b = await sharp(onDevice.png).raw().toBuffer({ resolveWithObject: true });
   expect(a.info.channels).toBe(4);
   expect(b.info.channels).toBe(4);
@@ -162,7 +142,7 @@ test('transparency is kept: the alpha plane is scaled beside the picture, close 
 });
 
 test('a cancel stops the job between tiles', async ({ page }) => {
-  await page.goto(`${server.url}/config.json`);
+  await page.goto(`${suite.url}/config.json`);
   const png = makePng(128, 128, 3);
   const reply = await page.evaluate(
     async ({ workerUrl, token, bytes }) => {
@@ -194,7 +174,7 @@ test('a cancel stops the job between tiles', async ({ page }) => {
         worker.terminate();
       }
     },
-    { workerUrl: localWorkerAsset(STATIC_DIR), token, bytes: Array.from(png) },
+    { workerUrl: localWorkerAsset(STATIC_DIR), token: suite.token, bytes: Array.from(png) },
   );
   expect(reply).toMatchObject({ type: 'error', code: 'cancelled' });
   // 16 tiles × 5 passes = 80 steps. The worker checks between tiles; with threads a tile of this
