@@ -58,6 +58,65 @@ for (const db of databaseKinds) {
       expect((await profile(user.token)).status).toBe(200);
     });
 
+    // A dead refresh token (rotated, already revoked, expired) must not be a way to sign its owner
+    // out: the logout answers as usual and changes nothing.
+    const logout = (refreshToken: string) =>
+      t.call('POST', '/api/user/logout/', { body: { refresh_token: refreshToken } });
+    const answerOf = (r: Awaited<ReturnType<typeof logout>>) => ({
+      status: r.status,
+      success: r.body.success,
+      code: r.body.code,
+      message: r.body.message,
+      data: r.body.data,
+    });
+
+    it('changes nothing when logout carries a refresh token that was already rotated', async () => {
+      const user = await t.createUser('GENERAL');
+      const first = await t.login(user.account, user.password);
+      const rotated = await t.call<Grant>('POST', '/api/user/refresh/', {
+        body: { refresh_token: first.refresh_token },
+      });
+      expect(rotated.status).toBe(200);
+      const current = rotated.body.data;
+      const elsewhere = await t.login(user.account, user.password);
+
+      const dead = await logout(first.refresh_token);
+      expect((await profile(current.token)).status).toBe(200);
+      expect((await profile(elsewhere.token)).status).toBe(200);
+      // The live token of the same family still renews: logout is not a reuse signal.
+      const renewed = await t.call<Grant>('POST', '/api/user/refresh/', {
+        body: { refresh_token: current.refresh_token },
+      });
+      expect(renewed.status).toBe(200);
+
+      // The answer is the one a real logout gets.
+      const live = await logout(renewed.body.data.refresh_token);
+      expect(answerOf(dead)).toEqual(answerOf(live));
+      expect((await profile(renewed.body.data.token)).status).toBe(401);
+    });
+
+    it('changes nothing when logout repeats a refresh token that a logout already ended', async () => {
+      const user = await t.createUser('GENERAL');
+      const here = await t.login(user.account, user.password);
+      const there = await t.login(user.account, user.password);
+      expect((await logout(here.refresh_token)).status).toBe(200);
+      const renewed = await t.call<Grant>('POST', '/api/user/refresh/', {
+        body: { refresh_token: there.refresh_token },
+      });
+      expect(renewed.status).toBe(200);
+      expect((await logout(here.refresh_token)).status).toBe(200);
+      expect((await profile(renewed.body.data.token)).status).toBe(200);
+    });
+
+    it('changes nothing when logout carries an expired refresh token', async () => {
+      const user = await t.createUser('GENERAL');
+      const old = await t.login(user.account, user.password);
+      t.advance(t.config.refreshTokenTtlSeconds + 60);
+      const fresh = await t.login(user.account, user.password);
+      expect((await logout(old.refresh_token)).status).toBe(200);
+      expect((await profile(fresh.token)).status).toBe(200);
+    });
+
     it('refuses every access token of the user after a password change', async () => {
       const user = await t.createUser('GENERAL');
       const other = await t.login(user.account, user.password);

@@ -174,6 +174,8 @@ export function createAuthService(d: AuthServiceDeps) {
     },
 
     async logout(refreshToken: string | undefined): Promise<void> {
+      // Only a live refresh token ends anything; an unknown, expired, rotated or revoked one gets the
+      // same answer and changes nothing, so an old token cannot keep signing its owner out.
       const userId = refreshToken ? await d.refreshTokens.revoke(refreshToken) : null;
       // Ends the user's access tokens on every device, not only this one's: one version per user is
       // far simpler than a list of revoked tokens. Other devices keep their refresh tokens and get

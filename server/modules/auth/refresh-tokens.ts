@@ -62,14 +62,30 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
       }
       return { userId: Number(row.user_id), token: await issue(Number(row.user_id), row.family_id) };
     },
-    /** Revokes the token's family; answers whose token it was, or null for an unknown one. */
+    /**
+     * Ends a live token's family and answers whose token it was; null for a token that is unknown,
+     * expired, rotated or revoked, and then nothing changes. A dead token must not be a way to end
+     * someone's sessions (its reuse is caught when it is presented to rotate instead). The token is
+     * claimed with the same conditional update as a rotation, so a logout and a rotation racing on
+     * one token cannot both win.
+     */
     async revoke(token: string): Promise<number | null> {
       const row = await db
         .selectFrom('refresh_tokens')
-        .select(['family_id', 'user_id'])
+        .select(['id', 'family_id', 'user_id'])
         .where('token_hash', '=', keyedHash(key, token))
         .executeTakeFirst();
       if (!row) return null;
+      const t = now().toISOString();
+      const claimed = await db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: t })
+        .where('id', '=', row.id)
+        .where('replaced_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', t)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return null;
       await revokeFamily(row.family_id);
       return Number(row.user_id);
     },
