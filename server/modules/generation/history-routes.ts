@@ -6,13 +6,13 @@ import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { localeFrom } from '../../http/messages.js';
+import { idParams, integerField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { CAMERA_MOVES } from '../../providers/capabilities.js';
 import { REQUEST_ID } from './analyze-form.js';
 import type { GenerationContext } from './generation-context.js';
 import { pageOf, pageQuerySchema } from './page-query.js';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 export const MAX_RECOVERED_REQUESTS = 50;
 /** A video prompt is sent to MiniMax, which takes at most 2000 characters. */
 export const MAX_VIDEO_PROMPT_LENGTH = 2000;
@@ -20,7 +20,7 @@ export const MAX_VIDEO_PROMPT_LENGTH = 2000;
 const imageRequestsBody = z
   .object({
     request_ids: z.array(z.string().regex(REQUEST_ID)).max(MAX_RECOVERED_REQUESTS).optional(),
-    limit: z.coerce.number().int().min(1).max(MAX_RECOVERED_REQUESTS).default(10),
+    limit: integerField(1, MAX_RECOVERED_REQUESTS).default(10),
   })
   .default({ limit: 10 });
 

@@ -1,14 +1,15 @@
 // Load-more pagination of the history lists: newest first, `?cursor=` is the last id of the page
 // before (ids only grow, so a page never repeats or skips a row that was added meanwhile).
 import { z } from 'zod';
+import { idField, integerField } from '../../http/strict-numbers.js';
 import { GENERATION_STATUSES } from './generation-tables.js';
 import type { PageQuery } from './generation-repository.js';
 
 export const MAX_PAGE_SIZE = 50;
 
 export const pageQuerySchema = z.object({
-  cursor: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  cursor: idField().optional(),
+  limit: integerField(1, MAX_PAGE_SIZE).default(20),
   status: z.enum(GENERATION_STATUSES).optional(),
 });
 

@@ -10,6 +10,7 @@ import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { message } from '../../http/messages.js';
+import { idField, integerField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { ASPECTS, languageOf, MAX_PROMPT_LENGTH } from './analyze-form.js';
 import { openEventStream } from './event-stream.js';
@@ -22,13 +23,13 @@ import { readFields } from './request-fields.js';
 export const MAX_REGENERATE_COUNT = 6;
 
 const body = z.object({
-  user_generated_image_id: z.coerce.number().int().positive(),
+  user_generated_image_id: idField(),
   prompt: z
     .string()
     .trim()
     .min(1, 'prompt is required')
     .max(MAX_PROMPT_LENGTH, `prompt must be at most ${MAX_PROMPT_LENGTH} characters`),
-  count: z.coerce.number().int().min(1).max(MAX_REGENERATE_COUNT).default(1),
+  count: integerField(1, MAX_REGENERATE_COUNT).default(1),
   aspect: z.enum(ASPECTS as ['square', 'vertical', 'horizontal', 'auto']).optional(),
   language: z.string().optional(),
 });

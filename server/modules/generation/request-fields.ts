@@ -23,11 +23,3 @@ export async function readFields(request: FastifyRequest): Promise<Record<string
   }
   return fields;
 }
-
-/** "1,2,3", ["1","2"], [1,2] or 3 → [1,2,3]; anything else is left for the schema to refuse. */
-export function idList(value: unknown): unknown {
-  if (typeof value === 'number') return [value];
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? Number(v) : v));
-  return value;
-}

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { message } from '../../http/messages.js';
+import { idListField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from './analyze-form.js';
 import { openEventStream } from './event-stream.js';
@@ -14,12 +15,12 @@ import { failureMessage } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { requireSlot } from './generation-providers.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { idList, readFields } from './request-fields.js';
+import { readFields } from './request-fields.js';
 
 export const MAX_PROMPT_IMAGES = 10;
 
 const body = z.object({
-  image_ids: z.preprocess(idList, z.array(z.number().int().positive()).min(1).max(MAX_PROMPT_IMAGES)),
+  image_ids: idListField(1, MAX_PROMPT_IMAGES),
   prompt: z.string().optional(),
   language: z.string().optional(),
   fabric_info: z.unknown().optional(),

@@ -7,18 +7,17 @@ import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { localeFrom, message } from '../../http/messages.js';
+import { idListField, idParams } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { openEventStream } from './event-stream.js';
 import type { GenerationContext } from './generation-context.js';
 import type { VideoGenerationRow } from './generation-tables.js';
 import { topics, type GenerationEvent } from './job-topics.js';
 import { pageOf, pageQuerySchema } from './page-query.js';
-import { idList } from './request-fields.js';
 import { createVideosSchema, createVideoService, MAX_VIDEOS_PER_CALL } from './video-service.js';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const eventsQuery = z.object({
-  ids: z.preprocess(idList, z.array(z.number().int().positive()).max(100)).optional(),
+  ids: idListField(0, 100).optional(),
 });
 const finished = (row: VideoGenerationRow) => row.status === 'completed' || row.status === 'failed';
 

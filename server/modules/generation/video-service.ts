@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import type { Locale } from '../../http/messages.js';
+import { idField, integerField } from '../../http/strict-numbers.js';
 import { CAMERA_MOVES } from '../../providers/capabilities.js';
 import { ASPECTS, MAX_PROMPT_LENGTH } from './analyze-form.js';
 import type { GenerationContext } from './generation-context.js';
@@ -18,17 +19,15 @@ export const VIDEO_RESOLUTIONS = ['512P', '768P', '1080P'] as const;
 
 export const videoSpecSchema = z
   .object({
-    image_id: z.coerce.number().int().positive(),
+    image_id: idField(),
     kind: z.enum(['standard', 'first-last-frame']).default('standard'),
-    last_image_id: z.coerce.number().int().positive().optional(),
-    video_prompt_id: z.coerce.number().int().positive().optional(),
+    last_image_id: idField().optional(),
+    video_prompt_id: idField().optional(),
     prompt: z.string().trim().max(MAX_VIDEO_PROMPT_LENGTH, `prompt must be at most ${MAX_VIDEO_PROMPT_LENGTH} characters`).optional(),
     user_prompt: z.string().trim().max(MAX_PROMPT_LENGTH, `user_prompt must be at most ${MAX_PROMPT_LENGTH} characters`).optional(),
     camera: z.array(z.enum(CAMERA_MOVES)).max(3, 'at most 3 camera moves').default([]),
     aspect: z.enum(ASPECTS as ['square', 'vertical', 'horizontal', 'auto']).default('auto'),
-    duration: z.coerce
-      .number()
-      .int()
+    duration: integerField(1, 60)
       .refine((d) => (VIDEO_DURATIONS as readonly number[]).includes(d), `duration must be one of ${VIDEO_DURATIONS.join(', ')}`)
       .default(6),
     resolution: z.enum(VIDEO_RESOLUTIONS).default('768P'),

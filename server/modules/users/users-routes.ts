@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { USER_LEVELS } from '../../db/schema.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
+import { idParams, integerField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { PASSWORD_MIN_LENGTH } from '../auth/passwords.js';
 import type { UsersService } from './users-service.js';
@@ -35,10 +36,9 @@ const createSchema = z.object({
   wechat_account: fields.wechat_account,
 });
 const updateSchema = createSchema.omit({ account: true }).partial().extend({ disabled: z.boolean().optional() });
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const listQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
+  page: integerField(1).default(1),
+  page_size: integerField(1, 100).default(20),
   search: z.string().trim().max(100).optional(),
 });
 

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import type { Locale } from '../../http/messages.js';
+import { decimalField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { checkText, languageOf, refuse } from '../generation/analyze-form.js';
 import { ENHANCE_STYLES } from './workshop-models.js';
@@ -17,11 +18,7 @@ export const MAX_WORKSHOP_IMAGES = 6;
 const FILE_FIELDS = new Set(['images', 'images[]', 'image', 'files', 'files[]', 'file']);
 
 /** 0..1, or a percentage 0..100 as a slider sends it. */
-const unit = z.coerce
-  .number()
-  .min(0)
-  .max(100)
-  .transform((v) => (v > 1 ? v / 100 : v));
+const unit = decimalField(0, 100).transform((v) => (v > 1 ? v / 100 : v));
 
 const configSchema = z.object({
   model: z.string().trim().min(1).max(100).optional(),

@@ -6,6 +6,7 @@ import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { localeFrom } from '../../http/messages.js';
+import { idField, idParams, integerField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { checkUploadedImage } from '../../storage/upload-check.js';
 import type { GenerationContext } from '../generation/generation-context.js';
@@ -19,10 +20,9 @@ import type { WorkshopRepository } from './workshop-repository.js';
 import { WORKSHOP_STATUSES } from './workshop-table.js';
 import { createWorkshopViews } from './workshop-views.js';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const listQuery = z.object({
-  cursor: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
+  cursor: idField().optional(),
+  limit: integerField(1, MAX_PAGE_SIZE).default(20),
   status: z.enum(WORKSHOP_STATUSES).optional(),
 });
 
