@@ -136,6 +136,13 @@ const catalogue = {
     'th-TH': 'ออกจากระบบแล้ว',
     'id-ID': 'Berhasil keluar',
   },
+  account_name_invalid: {
+    'zh-CN': '账号只能包含字母、数字和 . _ - @，不能有空格或其他符号，长度 1 到 {max} 个字符',
+    'en-US': 'An account name may contain only letters, digits and . _ - @ (no spaces or other symbols), 1 to {max} characters',
+    'vi-VN': 'Tên tài khoản chỉ được gồm chữ cái, chữ số và . _ - @ (không có khoảng trắng hay ký hiệu khác), từ 1 đến {max} ký tự',
+    'th-TH': 'ชื่อบัญชีใช้ได้เฉพาะตัวอักษร ตัวเลข และ . _ - @ (ห้ามมีช่องว่างหรือสัญลักษณ์อื่น) ยาว 1 ถึง {max} ตัวอักษร',
+    'id-ID': 'Nama akun hanya boleh berisi huruf, angka, dan . _ - @ (tanpa spasi atau simbol lain), 1 sampai {max} karakter',
+  },
   account_exists: {
     'zh-CN': '账号、微信账号或手机号已被使用',
     'en-US': 'The account, WeChat account or phone number is already in use',

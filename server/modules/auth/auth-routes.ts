@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
+import { PLAIN_TEXT, PLAIN_TEXT_MESSAGE } from '../../http/plain-text.js';
 import { validate } from '../../http/validate.js';
 import { toUserView } from '../users/user-view.js';
 import type { AuthService } from './auth-service.js';
 import { scheduleExpirySweep } from './expiry-sweep.js';
 import { PASSWORD_MIN_LENGTH } from './passwords.js';
 
-const required = z.string().trim().min(1).max(200);
+const required = z.string().trim().min(1).max(200).regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE);
 const password = z.string().min(1).max(256);
 const phone = z
   .string()

@@ -4,16 +4,17 @@ import { z } from 'zod';
 import { USER_LEVELS } from '../../db/schema.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
+import { PLAIN_TEXT, PLAIN_TEXT_MESSAGE } from '../../http/plain-text.js';
 import { idParams, integerField } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
 import { PASSWORD_MIN_LENGTH } from '../auth/passwords.js';
 import type { UsersService } from './users-service.js';
 
-const optionalText = z.string().trim().min(1).max(200).nullable().optional();
+const optionalText = z.string().trim().min(1).max(200).regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE).nullable().optional();
 const fields = {
   password: z.string().min(PASSWORD_MIN_LENGTH).max(256),
   user_level: z.enum(USER_LEVELS),
-  display_name: z.string().trim().min(1).max(100),
+  display_name: z.string().trim().min(1).max(100).regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE),
   phone: z
     .string()
     .trim()
@@ -39,7 +40,7 @@ const updateSchema = createSchema.omit({ account: true }).partial().extend({ dis
 const listQuery = z.object({
   page: integerField(1).default(1),
   page_size: integerField(1, 100).default(20),
-  search: z.string().trim().max(100).optional(),
+  search: z.string().trim().max(100).regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE).optional(),
 });
 
 export function registerUsersRoutes(app: FastifyInstance, users: UsersService): void {

@@ -5,6 +5,7 @@ import type { UserLevel } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import type { RefreshTokens } from '../auth/refresh-tokens.js';
+import { checkAccountName } from './account-name.js';
 import { toUserView, type UserRow, type UserView } from './user-view.js';
 import type { UserChanges, UsersRepository } from './users-repository.js';
 
@@ -50,13 +51,15 @@ export function createUsersService(users: UsersRepository, hasher: PasswordHashe
       return toUserView(await mustFind(id));
     },
     async create(input: CreateUserInput): Promise<UserView> {
+      // The admin API and the operator command both come here, so both keep the same rule.
+      const account = checkAccountName(input.account);
       const row = await withUniqueCheck(async () =>
         users.create({
-          account: input.account,
+          account,
           wechat_account: input.wechat_account ?? null,
           phone: input.phone ?? null,
           international_code: input.international_code ?? '86',
-          display_name: input.display_name ?? input.account,
+          display_name: input.display_name ?? account,
           user_level: input.user_level,
           password_hash: input.password ? await hasher.hash(input.password) : null,
         }),
