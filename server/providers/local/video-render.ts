@@ -3,10 +3,10 @@
 // output), moved by the camera path; for first-last-frame the last frame, moved the same way,
 // fades in over the middle of the clip; the AIGC label is laid over the corner when asked.
 // H.264 (libx264), yuv420p, +faststart: plays in every browser.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnTied } from '../../child-processes.js';
 import type { CameraMove, VideoRequest } from '../capabilities.js';
 import { ProviderError } from '../capabilities.js';
 import { aigcLabelPng } from './aigc-label.js';
@@ -92,11 +92,12 @@ export function filterGraph(p: {
 function runFfmpeg(ffmpeg: string, args: string[], signal: AbortSignal, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     throwIfCancelled(signal);
-    const child = spawn(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Tied to the server: a server killed mid-render takes its ffmpeg with it.
+    const child = spawnTied(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let timedOut = false;
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-4000);
     });
     const kill = () => child.kill('SIGKILL');
