@@ -235,6 +235,20 @@ const catalogue = {
     'th-TH': 'ภาพมีจำนวนพิกเซลมากเกินไป (จำกัด {max}) กรุณาใช้ภาพที่เล็กลง ({name})',
     'id-ID': 'Gambar memiliki terlalu banyak piksel (batas {max}); gunakan gambar yang lebih kecil ({name})',
   },
+  image_too_narrow: {
+    'zh-CN': '图片太窄：每条边至少需要 {min} 像素（{name}）',
+    'en-US': 'The image is too narrow: each side must be at least {min} pixels ({name})',
+    'vi-VN': 'Ảnh quá hẹp: mỗi cạnh phải có ít nhất {min} điểm ảnh ({name})',
+    'th-TH': 'ภาพแคบเกินไป แต่ละด้านต้องมีอย่างน้อย {min} พิกเซล ({name})',
+    'id-ID': 'Gambar terlalu sempit: setiap sisi harus minimal {min} piksel ({name})',
+  },
+  aspect_ratio_too_large: {
+    'zh-CN': '图片过于细长：长边最多为短边的 {max} 倍，请裁剪后再试（{name}）',
+    'en-US': 'The image is too long and thin: the longer side may be at most {max} times the shorter; please crop it ({name})',
+    'vi-VN': 'Ảnh quá dài và hẹp: cạnh dài tối đa gấp {max} lần cạnh ngắn; vui lòng cắt bớt ảnh ({name})',
+    'th-TH': 'ภาพยาวและแคบเกินไป ด้านยาวต้องไม่เกิน {max} เท่าของด้านสั้น กรุณาครอบตัดภาพ ({name})',
+    'id-ID': 'Gambar terlalu panjang dan sempit: sisi panjang maksimal {max} kali sisi pendek; silakan potong gambar ({name})',
+  },
   too_many_model_images: {
     'zh-CN': '模特图最多 {max} 张，本次上传了 {count} 张',
     'en-US': 'At most {max} model images; this request has {count}',

@@ -1,11 +1,14 @@
 // The candidate pictures the built-in engine composes from the designer's own images with sharp:
 // pattern swatches at two scales, repeat layouts (half-drop, mirror), colourways, a palette card,
 // the model photo toned to the pattern's palette or beside a swatch panel, and lookbook grids.
-// Every function returns raw RGB of exactly the requested size.
+// Every function returns raw RGB of exactly the requested size, whatever the size of its input:
+// crops are clamped inside the image (a pattern a few pixels across is enlarged, never cut at a
+// negative offset), and nothing is scaled up whole before it is cropped.
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import type { ColorShare } from './dominant-colors.js';
 import type { ImageFacts } from './image-facts.js';
-import { decodeRaster, decodeRasterCover, type Raster } from './raster.js';
+import { MAX_ASPECT_RATIO } from '../../storage/image-shape.js';
+import { coverRegion, coverResize, decodeRaster, decodeRasterCover, type Raster } from './raster.js';
 import { adjustTone, type ToneAdjustment } from './tone-adjust.js';
 import { transferColors, type LabStats } from './color-transfer.js';
 import type { Size } from './canvas-size.js';
@@ -26,6 +29,18 @@ function canvas(size: Size): Sharp {
   return sharp({ create: { width: size.width, height: size.height, channels: 3, background: BACKGROUND } });
 }
 
+/** A crop's side: at least 8 px (a close-up of less is a blur), never more than the image has. */
+function clampSide(wanted: number, available: number): number {
+  return Math.max(1, Math.min(available, Math.max(8, Math.round(wanted))));
+}
+
+/** The centred width x height region of an image, inside it (width and height clamped to it). */
+function centred(image: Size, width: number, height: number): { left: number; top: number; width: number; height: number } {
+  const w = Math.max(1, Math.min(image.width, width));
+  const h = Math.max(1, Math.min(image.height, height));
+  return { left: Math.floor((image.width - w) / 2), top: Math.floor((image.height - h) / 2), width: w, height: h };
+}
+
 /** Longest side of a pattern source used for tiles and close-ups. */
 const SOURCE_SIDE = 2048;
 
@@ -41,7 +56,8 @@ async function upright(pattern: Buffer): Promise<{ raster: Raster; view: () => S
  */
 export async function patternTile(pattern: Buffer, facts: ImageFacts | undefined, width: number, hue = 0): Promise<Raster> {
   const { raster, view } = await upright(pattern);
-  let image = view();
+  let cropW = raster.width;
+  let cropH = raster.height;
   if (facts) {
     const { periodX, periodY, kind, orientation } = facts.pattern;
     const scale = raster.width / facts.width;
@@ -52,10 +68,14 @@ export async function patternTile(pattern: Buffer, facts: ImageFacts | undefined
     };
     const acrossX = kind === 'check' || orientation === 'vertical' || orientation === 'diagonal';
     const acrossY = kind === 'check' || orientation === 'horizontal' || orientation === 'diagonal';
-    const cropW = whole(raster.width, periodX, acrossX);
-    const cropH = whole(raster.height, periodY, acrossY);
-    if (cropW < raster.width || cropH < raster.height) image = image.extract({ left: 0, top: 0, width: cropW, height: cropH });
+    cropW = whole(raster.width, periodX, acrossX);
+    cropH = whole(raster.height, periodY, acrossY);
   }
+  // At most MAX_ASPECT_RATIO times as tall as wide: scaled to the tile's width, a sliver of a
+  // pattern would otherwise grow in height by the whole enlargement.
+  cropH = Math.min(cropH, cropW * MAX_ASPECT_RATIO);
+  let image = view();
+  if (cropW < raster.width || cropH < raster.height) image = image.extract({ left: 0, top: 0, width: cropW, height: cropH });
   image = image.resize({ width: Math.max(8, Math.round(width)) });
   if (hue) image = image.modulate({ hue });
   return toRaster(image);
@@ -86,17 +106,19 @@ export async function swatchTiled(pattern: Buffer, facts: ImageFacts | undefined
 /** The middle of the pattern, enlarged: the print or weave at close range. */
 export async function swatchCloseUp(pattern: Buffer, size: Size, zoom = 1.6): Promise<Raster> {
   const { raster, view } = await upright(pattern);
-  const w = Math.max(8, Math.round(raster.width / zoom));
-  const h = Math.max(8, Math.round(raster.height / zoom));
-  const middle = await toRaster(
-    view().extract({ left: Math.floor((raster.width - w) / 2), top: Math.floor((raster.height - h) / 2), width: w, height: h }),
-  );
-  return toRaster(sharp(rawInput(middle).input, { raw: rawInput(middle).raw }).resize(size.width, size.height, { fit: 'cover' }));
+  // The middle 1/zoom of the pattern (at least 8 px, at most all of it), cut at once to the
+  // frame's shape and only then enlarged.
+  const zoomed = { width: clampSide(raster.width / zoom, raster.width), height: clampSide(raster.height / zoom, raster.height) };
+  const region = coverRegion(zoomed, size.width, size.height);
+  const middle = await toRaster(view().extract(centred(raster, region.width, region.height)));
+  return toRaster(sharp(rawInput(middle).input, { raw: rawInput(middle).raw }).resize(size.width, size.height, { fit: 'fill' }));
 }
 
 /** Half-drop repeat: every other column of tiles dropped by half a tile. */
 export async function halfDrop(pattern: Buffer, facts: ImageFacts | undefined, size: Size): Promise<Raster> {
   const tile = await patternTile(pattern, facts, size.width / 4);
+  // A tile one pixel tall has no half to drop.
+  if (tile.height < 2) return tiled(tile, size);
   const half = Math.floor(tile.height / 2);
   const source = () => sharp(rawInput(tile).input, { raw: rawInput(tile).raw });
   const top = await toRaster(source().extract({ left: 0, top: 0, width: tile.width, height: half }));
@@ -214,12 +236,7 @@ export async function grid(cells: readonly Raster[], size: Size): Promise<Raster
   const layers: OverlayOptions[] = [];
   for (let i = 0; i < count; i++) {
     const cell = cells[i] as Raster;
-    const framed = await toRaster(
-      sharp(rawInput(cell).input, { raw: rawInput(cell).raw }).resize(cellW, cellH, {
-        fit: 'cover',
-        position: sharp.strategy.attention,
-      }),
-    );
+    const framed = await coverResize(() => sharp(rawInput(cell).input, { raw: rawInput(cell).raw }), cell, cellW, cellH);
     layers.push({
       ...rawInput(framed),
       left: gutter + (i % columns) * (cellW + gutter),
@@ -234,11 +251,11 @@ export async function grid(cells: readonly Raster[], size: Size): Promise<Raster
  * 0.5 = centre), e.g. 0.3 for the upper body of a model photo.
  */
 export async function closerCrop(image: Raster, zoom: number, focusY = 0.5): Promise<Raster> {
-  const w = Math.max(8, Math.round(image.width / zoom));
-  const h = Math.max(8, Math.round(image.height / zoom));
+  const w = clampSide(image.width / zoom, image.width);
+  const h = clampSide(image.height / zoom, image.height);
   const top = Math.round(Math.max(0, Math.min(image.height - h, focusY * image.height - h / 2)));
   const small = await toRaster(
-    sharp(rawInput(image).input, { raw: rawInput(image).raw }).extract({ left: Math.floor((image.width - w) / 2), top, width: w, height: h }),
+    sharp(rawInput(image).input, { raw: rawInput(image).raw }).extract({ left: centred(image, w, h).left, top, width: w, height: h }),
   );
   return toRaster(sharp(rawInput(small).input, { raw: rawInput(small).raw }).resize(image.width, image.height, { kernel: 'lanczos3' }));
 }

@@ -63,15 +63,45 @@ export async function decodeRaster(
   }
 }
 
+/**
+ * The largest region of a sourceW x sourceH image with the shape of width x height: what a cover
+ * resize keeps. Never larger than the source, never empty.
+ */
+export function coverRegion(source: { width: number; height: number }, width: number, height: number): { width: number; height: number } {
+  const scale = Math.max(width / source.width, height / source.height);
+  const clamp = (v: number, max: number) => Math.max(1, Math.min(max, Math.round(v)));
+  return { width: clamp(width / scale, source.width), height: clamp(height / scale, source.height) };
+}
+
+async function toRaster(pipeline: Sharp): Promise<Raster> {
+  const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+/**
+ * Exactly width x height from an image of the given (upright) size, cropped to cover with sharp's
+ * attention strategy (faces and detail kept). Sharp's cover resize scales the whole image first
+ * and crops after, so enlarging a sliver costs its long side times the enlargement: a 1x40000
+ * image framed to 384 px squares was first made 384x15,360,000 (17.6 GB). When the frame is larger
+ * than the image, the crop is therefore taken at the image's own size and only that region is
+ * enlarged; the work never exceeds the source's pixels plus the output's.
+ */
+export async function coverResize(open: () => Sharp, source: { width: number; height: number }, width: number, height: number): Promise<Raster> {
+  const cover = { fit: 'cover' as const, position: sharp.strategy.attention };
+  if (width <= source.width && height <= source.height) return toRaster(open().resize(width, height, cover));
+  const region = coverRegion(source, width, height);
+  const cropped =
+    region.width === source.width && region.height === source.height
+      ? open()
+      : rasterToSharp(await toRaster(open().resize(region.width, region.height, cover)));
+  return toRaster(cropped.resize(width, height, { fit: 'fill' }));
+}
+
 /** Decodes to exactly width x height, cropping to cover (faces and detail kept by attention). */
 export async function decodeRasterCover(data: Buffer, width: number, height: number): Promise<Raster> {
+  const size = await imageSize(data);
   try {
-    const { data: pixels, info } = await openImage(data)
-      .resize(width, height, { fit: 'cover', position: sharp.strategy.attention })
-      .removeAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, data: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length) };
+    return await coverResize(() => openImage(data), size, width, height);
   } catch (e) {
     throw unreadable(e);
   }

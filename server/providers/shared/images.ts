@@ -1,8 +1,10 @@
 // Image bytes on their way to and from a provider: inputs re-encoded only when a provider would
 // refuse them (a format it does not take, or larger than it needs), outputs checked to be images
-// and measured from their own bytes rather than trusting the provider's label.
+// and measured from their own bytes rather than trusting the provider's label; only raster types
+// are ever kept.
 import sharp from 'sharp';
 import { ProviderError, type Aspect, type GeneratedImage, type InputImage } from '../capabilities.js';
+import { sniffImageType } from '../../modules/upscale/image-type.js';
 import { ASPECT_VALUE } from './aspect.js';
 
 export interface ImageBytes {
@@ -10,23 +12,62 @@ export interface ImageBytes {
   mimeType: string;
 }
 
-const MIME_BY_FORMAT: Record<string, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-};
+/** Largest generated image accepted, in pixels (a 4K square is 16.8 MP); past it, a bad response. */
+export const MAX_GENERATED_PIXELS = 50_000_000;
 
-/** Reads a generated image: refuses bytes that are not a PNG, JPEG, WebP or GIF. */
-export async function readGeneratedImage(data: Buffer, provider: string, label?: string): Promise<GeneratedImage> {
+/** A provider's image as it may be stored and served: a raster PNG, JPEG, WebP or GIF, measured. */
+export interface RasterImage {
+  data: Buffer;
+  mimeType: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+  width: number;
+  height: number;
+}
+
+function badImage(provider: string, detail: string, cause?: unknown): ProviderError {
+  return new ProviderError('bad_response', `${provider} returned image data that cannot be read: ${detail}`, {
+    provider,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * A generated image as the product stores it, whatever the provider said or sent. The type is
+ * sniffed from the bytes (never the provider's label or sharp's loader name): a PNG, JPEG, WebP
+ * or GIF is kept as it is; anything else sharp can rasterise within MAX_GENERATED_PIXELS (SVG,
+ * TIFF, AVIF...) is re-encoded to PNG, so an SVG with script in it can never be stored or served
+ * as SVG; the rest is a bad provider response.
+ */
+export async function rasterGeneratedImage(data: Buffer, provider: string): Promise<RasterImage> {
+  const sniffed = sniffImageType(data);
+  let width: number;
+  let height: number;
+  let format: string | undefined;
   try {
-    const meta = await sharp(data).metadata();
-    const mimeType = meta.format ? MIME_BY_FORMAT[meta.format] : undefined;
-    if (!mimeType || !meta.width || !meta.height) throw new Error(`unexpected image format ${meta.format ?? 'unknown'}`);
-    return { data, mimeType, width: meta.width, height: meta.height, ...(label === undefined ? {} : { label }) };
+    // Only the header: the pixel limit is checked here, before anything is decoded.
+    const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
+    width = meta.width ?? 0;
+    height = meta.pageHeight ?? meta.height ?? 0;
+    format = meta.format;
   } catch (error) {
-    throw new ProviderError('bad_response', `${provider} returned image data that cannot be read`, { provider, cause: error });
+    throw badImage(provider, 'not an image', error);
   }
+  if (!width || !height) throw badImage(provider, 'no dimensions');
+  if (width * height > MAX_GENERATED_PIXELS) throw badImage(provider, `${width}x${height} is over ${MAX_GENERATED_PIXELS} pixels`);
+  if (sniffed && format === sniffed) return { data, mimeType: `image/${sniffed}`, width, height };
+  try {
+    const { data: png, info } = await sharp(data, { limitInputPixels: MAX_GENERATED_PIXELS, failOn: 'truncated', pages: 1 })
+      .png()
+      .toBuffer({ resolveWithObject: true });
+    return { data: png, mimeType: 'image/png', width: info.width, height: info.height };
+  } catch (error) {
+    throw badImage(provider, `a ${format ?? 'unknown'} image that cannot be rasterised`, error);
+  }
+}
+
+/** Reads a generated image: kept when it is a PNG, JPEG, WebP or GIF, else re-encoded to PNG or refused. */
+export async function readGeneratedImage(data: Buffer, provider: string, label?: string): Promise<GeneratedImage> {
+  const image = await rasterGeneratedImage(data, provider);
+  return { ...image, ...(label === undefined ? {} : { label }) };
 }
 
 export interface PrepareOptions {

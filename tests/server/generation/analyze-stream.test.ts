@@ -179,6 +179,39 @@ describe('POST /image-api/analyze-images-json-stream', () => {
     expect(zh.body.message).toBe('模特图最多 6 张，本次上传了 7 张');
   });
 
+  it('refuses a sliver of an image (1x40000, 933 bytes) from its header, naming the file, in the language asked', async () => {
+    // A cover resize scaled its 1 px side up to the frame first: 17.6 GB and 11 CPU-minutes.
+    const sliver = await sharp({ create: { width: 1, height: 40_000, channels: 3, background: '#336699' } }).png().toBuffer();
+    expect(sliver.length).toBeLessThan(2000);
+    const post = (name: string, data: Buffer, language = 'en-US') =>
+      t.call('POST', '/image-api/analyze-images-json-stream', {
+        token: general.token,
+        form: [{ name: 'prompt', value: 'p' }, { name: 'model_images', value: data, filename: name, contentType: 'image/png' }],
+        headers: { 'accept-language': language },
+      });
+    const r = await post('sliver.png', sliver);
+    expect([r.status, r.body.code, r.body.message]).toEqual([
+      422,
+      422,
+      'The image is too narrow: each side must be at least 8 pixels (sliver.png)',
+    ]);
+    expect(r.response.headers['content-type']).toMatch(/^application\/json/);
+    const zh = await post('sliver.png', sliver, 'zh-CN');
+    expect([zh.status, zh.body.message]).toEqual([422, '图片太窄：每条边至少需要 8 像素（sliver.png）']);
+    // The shape rule every group shares: 8x257 is past 32:1, 8x256 is not.
+    const long = await post('long.png', await solidPng(8, 257, '#336699'));
+    expect([long.status, long.body.message]).toEqual([
+      422,
+      'The image is too long and thin: the longer side may be at most 32 times the shorter; please crop it (long.png)',
+    ]);
+    const edge = await t.stream('/image-api/analyze-images-json-stream', {
+      token: general.token,
+      form: [{ name: 'prompt', value: 'p' }, { name: 'model_images', value: await solidPng(8, 256, '#336699'), filename: 'edge.png' }],
+    });
+    expect(edge.status).toBe(200);
+    expect(edge.events.at(-1)?.type).toBe('complete');
+  });
+
   it('is refused to designers and to anonymous callers', async () => {
     const designer = await t.user('DESIGNER');
     expect((await t.call('POST', '/image-api/analyze-images-json-stream', { token: designer.token, form: form() })).status).toBe(403);

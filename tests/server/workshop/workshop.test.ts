@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeProvider, solidPng, type FakeProvider } from '../generation/helpers/fake-providers.js';
 import { createGenerationApp, until, type GenerationTestApp } from '../generation/helpers/generation-app.js';
@@ -96,6 +97,34 @@ describe('the workshop (third group)', () => {
     expect((await post({ type: 'text', text: 'x', config: { model: 'gpt-9' } })).body.message).toBe('Unknown model: gpt-9');
     expect((await post({ type: 'text', text: 'x', config: { style: 'baroque' } })).status).toBe(400);
     expect((await post({ type: 'image', images: ['data:image/png;base64,AAAA'] })).status).toBe(415);
+  });
+
+  it('refuses a sliver of an image or one past 32:1 from its header, naming the file, as the other groups do', async () => {
+    const sliver = await sharp({ create: { width: 40_000, height: 1, channels: 3, background: '#336699' } }).png().toBuffer();
+    const upload = (name: string, data: Buffer) =>
+      t.call<Item>('POST', '/third-api/workshop/items', {
+        token: admin,
+        headers: { ...V1, 'accept-language': 'en-US' },
+        form: [{ name: 'type', value: 'image' }, { name: 'images', value: data, filename: name }],
+      });
+    const r = await upload('sliver.png', sliver);
+    expect([r.status, r.body.message]).toEqual([422, 'The image is too narrow: each side must be at least 8 pixels (sliver.png)']);
+    const long = await upload('long.png', await solidPng(257, 8, '#336699'));
+    expect([long.status, long.body.message]).toEqual([
+      422,
+      'The image is too long and thin: the longer side may be at most 32 times the shorter; please crop it (long.png)',
+    ]);
+    // As a data: URL in JSON too, in the language asked.
+    const json = await t.call('POST', '/third-api/workshop/items', {
+      token: admin,
+      headers: { ...V1, 'accept-language': 'vi-VN' },
+      body: { type: 'image', images: [`data:image/png;base64,${(await solidPng(4, 4, '#336699')).toString('base64')}`] },
+    });
+    expect([json.status, json.body.message]).toEqual([422, 'Ảnh quá hẹp: mỗi cạnh phải có ít nhất 8 điểm ảnh (image-1)']);
+    const edge = await upload('edge.png', await solidPng(256, 8, '#336699'));
+    expect(edge.status).toBe(201);
+    const done = await until(() => item(edge.body.data.id), settled);
+    expect(done.body.data.status).toBe('completed');
   });
 
   it('reports a provider fault as a failed item that can be retried', async () => {

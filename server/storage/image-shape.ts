@@ -1,0 +1,32 @@
+// The size and shape every image the product accepts must have, read from its header before any
+// decode: generation and workshop uploads (upload-check.ts) and the upscale service
+// (image-admission.ts) apply this one rule and report it in their own error shapes. A sliver of an
+// image is a few hundred bytes on the wire yet costs in proportion to its long side: a 1x40000
+// PNG of 933 bytes took a cover resize to 17.6 GB, and a 4,000,000x1 one held the upscale engine
+// for minutes.
+
+/**
+ * Shortest side accepted, in pixels. An upscale tile reads 18-19 px of context on each side, and a
+ * swatch or a cover crop of a side of a few pixels is nearly all interpolation: below this there
+ * is nothing left to work on.
+ */
+export const MIN_SIDE_PIXELS = 8;
+/**
+ * Longest side over shortest side accepted. A thin image fills upscale tiles with context instead
+ * of pixels and makes every fill-the-frame resize scale its short side up by the same factor as its
+ * long one. Within 32:1 an image at a 4.2 MP limit is still 362 px across, and the costliest cover
+ * resize to a square of side S touches at most 32 S² pixels.
+ */
+export const MAX_ASPECT_RATIO = 32;
+
+export type ImageShapeProblem =
+  | { problem: 'too_narrow'; min: number }
+  | { problem: 'too_elongated'; max: number };
+
+/** What is wrong with a width × height (the header's, first frame), or undefined when it passes. */
+export function imageShapeProblem(width: number, height: number): ImageShapeProblem | undefined {
+  const shorter = Math.min(width, height);
+  if (!(shorter >= MIN_SIDE_PIXELS)) return { problem: 'too_narrow', min: MIN_SIDE_PIXELS };
+  if (Math.max(width, height) > shorter * MAX_ASPECT_RATIO) return { problem: 'too_elongated', max: MAX_ASPECT_RATIO };
+  return undefined;
+}
