@@ -133,6 +133,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.addHook('onReady', async () => generation.runner.start());
   app.addHook('preClose', async () => generation.runner.stop());
+  app.addHook('onClose', async () => generation.files.close?.());
   await app.register(
     async (main) => {
       installEnvelopeErrors(main);

@@ -34,6 +34,27 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  // Where stored files and upscale results live: absent = DATA_DIR (a local disk, or a shared
+  // volume mounted there); s3://bucket[/prefix] = S3-compatible object storage.
+  STORAGE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^\s]*)?$/,
+        'must be s3://bucket or s3://bucket/prefix (a bucket name of 3-63 lower-case letters, digits, dots and dashes); leave it empty to keep files under DATA_DIR',
+      )
+      .optional(),
+  ),
+  S3_ENDPOINT: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+\/?$/, 'must be an http(s):// origin such as http://127.0.0.1:9000')
+      .optional(),
+  ),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as us-east-1').default('us-east-1')),
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
   DATABASE_SCHEMA: z.preprocess(
     emptyToUndefined,
     z
@@ -96,6 +117,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  /** Stored files and upscale results: under dataDir, or in an S3-compatible bucket. */
+  storage: StorageConfig;
   admin?: { account: string; password?: string };
   logLevel: string;
   jwtSecret: Uint8Array;
@@ -132,6 +155,19 @@ export interface AppConfig {
   };
 }
 
+export type StorageConfig =
+  | { kind: 'disk' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** '' or a key prefix ending in '/'. */
+      prefix: string;
+      /** Another S3-compatible service (MinIO, R2, a test server); AWS itself when absent. */
+      endpoint?: string;
+      region: string;
+      forcePathStyle: boolean;
+    };
+
 export class ConfigError extends Error {}
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -145,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const e = parsed.data;
   const tls = loadTls(e.TLS_CERT_FILE, e.TLS_KEY_FILE);
   const dataDir = path.resolve(e.DATA_DIR);
+  const storage = storageConfig(e);
   // Private to the server's user when we create it: it holds the database and the secret.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return {
@@ -154,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
       : { kind: 'sqlite', file: path.join(dataDir, 'loom.sqlite') },
+    storage,
     admin: e.ADMIN_ACCOUNT ? { account: e.ADMIN_ACCOUNT, password: e.ADMIN_PASSWORD } : undefined,
     logLevel: e.LOG_LEVEL,
     jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
@@ -191,6 +229,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       resultTtlSeconds: e.UPSCALE_RESULT_TTL_SECONDS,
       threads: e.UPSCALE_THREADS,
     },
+  };
+}
+
+/** STORAGE_URL and its S3 settings; the S3 settings without an s3:// STORAGE_URL are a mistake worth naming. */
+function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
+  if (!e.STORAGE_URL) {
+    if (e.S3_ENDPOINT) {
+      throw new ConfigError(
+        'Invalid configuration:\n  S3_ENDPOINT: set STORAGE_URL=s3://bucket[/prefix] as well, or files stay under DATA_DIR',
+      );
+    }
+    return { kind: 'disk' };
+  }
+  const rest = e.STORAGE_URL.slice('s3://'.length);
+  const slash = rest.indexOf('/');
+  const bucket = slash < 0 ? rest : rest.slice(0, slash);
+  const prefix = slash < 0 ? '' : rest.slice(slash + 1).replace(/^\/+|\/+$/g, '');
+  return {
+    kind: 's3',
+    bucket,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint: e.S3_ENDPOINT?.replace(/\/$/, ''),
+    region: e.S3_REGION,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
   };
 }
 

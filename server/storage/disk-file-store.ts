@@ -1,12 +1,15 @@
 // FileStore on the local disk: DATA_DIR/files/<first two hex digits>/<sha256>, one row per content
 // in stored_files for its type and size. A file is written to a temporary name and renamed, so a
 // crash never leaves a half-written file under a content hash; the row comes after the file.
+// Nothing lives only in this process: several processes (replicas, workers) may share DATA_DIR on
+// a network volume, each writing under its own temporary name, and whichever rename lands last
+// leaves the same bytes.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTENT_HASH, contentHash } from './content-hash.js';
-import type { FileDb } from './file-table.js';
+import { readFileRow, recordFile, type FileDb } from './file-table.js';
 import type { FileStore, StoredFile } from './file-store.js';
 
 export function createDiskFileStore(db: FileDb, dataDir: string, now: () => Date): FileStore {
@@ -15,9 +18,7 @@ export function createDiskFileStore(db: FileDb, dataDir: string, now: () => Date
 
   const info = async (id: string): Promise<StoredFile | undefined> => {
     if (!CONTENT_HASH.test(id)) return undefined;
-    const row = await db.selectFrom('stored_files').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) return undefined;
-    return { id, mimeType: row.mime_type, size: Number(row.size_bytes), width: row.width, height: row.height };
+    return readFileRow(db, id);
   };
 
   return {
@@ -39,19 +40,15 @@ export function createDiskFileStore(db: FileDb, dataDir: string, now: () => Date
           throw error;
         }
       }
-      await db
-        .insertInto('stored_files')
-        .values({
-          id,
-          mime_type: mimeType,
-          size_bytes: data.length,
-          width: dimensions?.width ?? null,
-          height: dimensions?.height ?? null,
-          created_at: now().toISOString(),
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-      return { id, mimeType, size: data.length, width: dimensions?.width ?? null, height: dimensions?.height ?? null };
+      const stored: StoredFile = {
+        id,
+        mimeType,
+        size: data.length,
+        width: dimensions?.width ?? null,
+        height: dimensions?.height ?? null,
+      };
+      await recordFile(db, stored, now());
+      return stored;
     },
     info,
     async read(id) {

@@ -49,7 +49,7 @@ export function registerFileRoutes(
 }
 
 /** One `bytes=start-end` range (the only form browsers send for media); anything else is the whole file. */
-function parseRange(
+export function parseRange(
   header: string | undefined,
   size: number,
 ): { start: number; end: number } | undefined | 'unsatisfiable' {

@@ -1,6 +1,7 @@
 // The stored_files table: one row per distinct file content (its sha256), with what serving it needs.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { StoredFile } from './file-store.js';
 
 export interface StoredFilesTable {
   id: string;
@@ -13,3 +14,26 @@ export interface StoredFilesTable {
 
 export type FileTables = { stored_files: StoredFilesTable };
 export type FileDb = Kysely<Database & FileTables>;
+
+/** The row's facts as a StoredFile, or undefined when no file with that id was stored. */
+export async function readFileRow(db: FileDb, id: string): Promise<StoredFile | undefined> {
+  const row = await db.selectFrom('stored_files').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  return { id, mimeType: row.mime_type, size: Number(row.size_bytes), width: row.width, height: row.height };
+}
+
+/** Records a stored content once (a second put of the same bytes keeps the first row). */
+export async function recordFile(db: FileDb, file: StoredFile, now: Date): Promise<void> {
+  await db
+    .insertInto('stored_files')
+    .values({
+      id: file.id,
+      mime_type: file.mimeType,
+      size_bytes: file.size,
+      width: file.width,
+      height: file.height,
+      created_at: now.toISOString(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}

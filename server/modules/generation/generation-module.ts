@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from '../../jobs/job-runner.js';
-import { createDiskFileStore } from '../../storage/disk-file-store.js';
+import { createFileStore } from '../../storage/file-store.js';
 import { createFileLinks } from '../../storage/signed-file-links.js';
 import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
 import { analysisJob } from './analysis-job.js';
@@ -53,7 +53,7 @@ export function createGenerationModule(o: {
   const ctx: GenerationModule = {
     db,
     repo,
-    files: createDiskFileStore(db, o.config.dataDir, o.now),
+    files: createFileStore(db, o.config, o.now),
     links,
     views: createViewBuilder(repo, links, o.now),
     jobs: runner,

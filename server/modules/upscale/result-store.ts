@@ -1,12 +1,22 @@
-// Upscaled images on disk, one folder per result: DATA_DIR/upscale-results/<id>/<filename>.
-// A result is written into DATA_DIR/upscale-staging first and appears in upscale-results by one
-// rename, so whatever must be on disk before it (a keyed request's replay record) is written in
-// between: a crash leaves either both or no published result. A result lives as long as its link;
-// a periodic sweep removes folders older than that, and staged leftovers of a crash.
+// Upscaled images, one folder per result (<id>/<filename>), behind a small interface: on disk under
+// DATA_DIR (DiskResultStore, also a volume several hosts share) or in the STORAGE_URL bucket
+// (S3ResultStore). Either way a result is staged first and published in one step, so whatever must
+// be stored before it (a keyed request's replay record) is written in between: a crash leaves
+// either both or no published result. A result lives as long as its link; a periodic sweep removes
+// older ones.
+//
+// On disk a result is written into DATA_DIR/upscale-staging and appears in upscale-results by one
+// rename; the sweep also removes staged leftovers of a crash. Every name is random and nothing
+// lives only in this process, so replicas sharing DATA_DIR on a network volume serve each other's
+// results.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { StorageConfig } from '../../config.js';
+import { openS3Bucket } from '../../storage/s3-bucket.js';
+import { S3ResultStore } from './s3-result-store.js';
 
 export interface StoredResult {
   id: string;
@@ -15,6 +25,15 @@ export interface StoredResult {
 }
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** Whether an id and file name from a link can be ours (never a path out of a result's folder). */
+export function isResultName(id: string, filename: string): boolean {
+  return ID.test(id) && filename === path.basename(filename) && !filename.startsWith('.') && filename.length > 0;
+}
+
+export function newResultId(): string {
+  return randomBytes(16).toString('base64url');
+}
 
 /** A safe file name from the client's: letters and digits of any script, dot, dash, underscore. */
 export function resultFilename(original: string, modelName: string, format: string): string {
@@ -35,7 +54,31 @@ export interface StagedResult extends StoredResult {
   discard(): Promise<void>;
 }
 
-export class ResultStore {
+export interface ResultStore {
+  /** Where results live, for logs: a folder, or s3://bucket/prefix/upscale-results/. */
+  readonly root: string;
+  /** Keeps the result where no link reaches it yet. */
+  stage(filename: string, data: Buffer): Promise<StagedResult>;
+  /** Stages and publishes at once. */
+  save(filename: string, data: Buffer): Promise<StoredResult>;
+  /** Whether a result was published under this id (and not swept since). */
+  has(id: string): Promise<boolean>;
+  /** The published file's size, or undefined when the id or name is not one of ours. */
+  size(id: string, filename: string): Promise<number | undefined>;
+  /** The published file, or a byte range of it (inclusive end). */
+  open(id: string, filename: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
+  /** Removes results (and staged leftovers) written more than `ttlSeconds` before `nowMs`; returns how many. */
+  sweep(ttlSeconds: number, nowMs: number): Promise<number>;
+  /** Lets go of connections (the S3 client's). */
+  close?(): void;
+}
+
+/** The store STORAGE_URL names: DATA_DIR's disk when it is absent, else its bucket. */
+export function createResultStore(storage: StorageConfig, dataDir: string): ResultStore {
+  return storage.kind === 's3' ? new S3ResultStore(openS3Bucket(storage)) : new DiskResultStore(dataDir);
+}
+
+export class DiskResultStore implements ResultStore {
   readonly root: string;
   private readonly staging: string;
 
@@ -44,9 +87,8 @@ export class ResultStore {
     this.staging = path.join(dataDir, 'upscale-staging');
   }
 
-  /** Writes the result where no link reaches it yet. */
   async stage(filename: string, data: Buffer): Promise<StagedResult> {
-    const id = randomBytes(16).toString('base64url');
+    const id = newResultId();
     const staged = path.join(this.staging, id);
     await mkdir(staged, { recursive: true });
     await writeFile(path.join(staged, filename), data);
@@ -68,26 +110,22 @@ export class ResultStore {
     return { id: staged.id, filename, size: staged.size };
   }
 
-  /** Whether a result was published under this id (and not swept since). */
   async has(id: string): Promise<boolean> {
     if (!ID.test(id)) return false;
     return (await stat(path.join(this.root, id)).catch(() => undefined))?.isDirectory() ?? false;
   }
 
-  /** The stored file, or undefined when the id or name is not one of ours. */
-  async open(id: string, filename: string): Promise<{ stream: ReadStream; size: number } | undefined> {
-    if (!ID.test(id) || filename !== path.basename(filename) || filename.startsWith('.')) return undefined;
-    const file = path.join(this.root, id, filename);
-    try {
-      const s = await stat(file);
-      if (!s.isFile()) return undefined;
-      return { stream: createReadStream(file), size: s.size };
-    } catch {
-      return undefined;
-    }
+  async size(id: string, filename: string): Promise<number | undefined> {
+    if (!isResultName(id, filename)) return undefined;
+    const s = await stat(path.join(this.root, id, filename)).catch(() => undefined);
+    return s?.isFile() ? s.size : undefined;
   }
 
-  /** Removes results (and staged leftovers) written more than `ttlSeconds` before `nowMs`; returns how many. */
+  async open(id: string, filename: string, range?: { start: number; end: number }): Promise<Readable | undefined> {
+    if ((await this.size(id, filename)) === undefined) return undefined;
+    return createReadStream(path.join(this.root, id, filename), range ? { start: range.start, end: range.end } : {});
+  }
+
   async sweep(ttlSeconds: number, nowMs: number): Promise<number> {
     return (await this.sweepDir(this.root, ttlSeconds, nowMs)) + (await this.sweepDir(this.staging, ttlSeconds, nowMs));
   }

@@ -7,6 +7,7 @@ import type { AppConfig } from '../../config.js';
 import { installAccessGuard, type Authenticator } from '../../http/access-guard.js';
 import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cache-dir.js';
 import { realEngineFactory } from './real-engine.js';
+import { createResultStore } from './result-store.js';
 import { createSignedUrls } from './signed-urls.js';
 import type { EngineFactory } from './upscale-engine-port.js';
 import { registerGraphRoutes } from './graph-routes.js';
@@ -61,6 +62,7 @@ export async function registerUpscaleGroup(
     maxInflightBytes: c.maxInflightBytes,
     resultTtlSeconds: c.resultTtlSeconds,
     dataDir: config.dataDir,
+    store: createResultStore(config.storage, config.dataDir),
     signedUrls,
     now: o.now,
   });

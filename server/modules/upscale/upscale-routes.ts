@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/current-user.js';
+import { parseRange } from '../../storage/file-routes.js';
 import { streamBatch } from './batch-stream.js';
 import { abortOnDisconnect } from './client-abort.js';
 import { DurableReplays } from './durable-replays.js';
@@ -82,7 +83,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
 
   // Finished answers kept beside the results, so a resend after a restart does not run the model again.
   const replays = new DurableReplays(
-    path.join(path.dirname(o.service.store.root), 'upscale-replays'),
+    path.join(o.service.dataDir, 'upscale-replays'),
     o.now,
     (outcome) => o.service.store.has(outcome.resultId),
   );
@@ -174,25 +175,36 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     // The signature is the access check: links work in <img src> without a bearer header.
     if (!o.signedUrls.verify(id, filename, expires, sig, nowMs))
       throw new UpscaleHttpError(403, 'link_invalid');
-    const file = await o.service.store.open(id, filename);
-    if (!file) throw new UpscaleHttpError(404, 'not_found');
+    // Wherever the result was written (this process, another replica, the shared bucket).
+    const size = await o.service.store.size(id, filename);
+    if (size === undefined) throw new UpscaleHttpError(404, 'not_found');
+    const range = parseRange(request.headers.range, size);
+    if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
+    const stream = await o.service.store.open(id, filename, range);
+    if (!stream) throw new UpscaleHttpError(404, 'not_found');
     const ext = filename.slice(filename.lastIndexOf('.') + 1);
     const maxAge = Math.max(0, Number(expires) - Math.floor(nowMs / 1000));
     const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     const disposition = request.query.download ? 'attachment' : 'inline';
-    return (
-      reply
-        .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
-        .header('content-length', String(file.size))
-        .header('cache-control', `private, max-age=${maxAge}, immutable`)
-        .header(
-          'content-disposition',
-          `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
-        )
-        // Another origin (the PWA, when this service runs on its own host) may show the image.
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .header('x-content-type-options', 'nosniff')
-        .send(file.stream)
-    );
+    void reply
+      .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+      .header('cache-control', `private, max-age=${maxAge}, immutable`)
+      .header('accept-ranges', 'bytes')
+      .header(
+        'content-disposition',
+        `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      )
+      // Another origin (the PWA, when this service runs on its own host) may show the image.
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('x-content-type-options', 'nosniff');
+    if (range) {
+      void reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', String(range.end - range.start + 1));
+    } else {
+      void reply.header('content-length', String(size));
+    }
+    return reply.send(stream);
   });
 }

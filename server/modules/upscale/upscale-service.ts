@@ -4,7 +4,7 @@ import { UpscaleError } from '../../upscale/errors.js';
 import { admitImage } from './image-admission.js';
 import { JobQueue } from './job-queue.js';
 import { toModelViews, type ModelView } from './model-catalogue.js';
-import { ResultStore, resultFilename } from './result-store.js';
+import { DiskResultStore, resultFilename, type ResultStore } from './result-store.js';
 import type { SignedUrls } from './signed-urls.js';
 import { UploadBudget } from './upload-budget.js';
 import type { EngineFactory, UpscaleEnginePort } from './upscale-engine-port.js';
@@ -20,12 +20,14 @@ export interface UpscaleServiceOptions {
   maxInflightBytes: number;
   resultTtlSeconds: number;
   dataDir: string;
+  /** Where results are kept; by default on disk under dataDir. */
+  store?: ResultStore;
   signedUrls: SignedUrls;
   now: () => Date;
 }
 
 export interface UpscaleOutcome {
-  /** the stored result's id (its folder under upscale-results) */
+  /** the stored result's id (its folder under upscale-results, on disk or in the bucket) */
   resultId: string;
   url: string;
   filename: string;
@@ -41,8 +43,8 @@ export interface JobHooks {
   /** Called once the job holds an engine (it has stopped waiting). */
   onStart?: () => void;
   /**
-   * Awaited after the result is written and before it is published under its id: what is saved
-   * here (a replay record) is on disk whenever the result is, even across a crash.
+   * Awaited after the result is staged and before it is published under its id: what is saved
+   * here (a replay record) is stored whenever the result is, even across a crash.
    */
   beforePublish?: (outcome: UpscaleOutcome) => Promise<void>;
 }
@@ -58,8 +60,13 @@ export class UpscaleService {
     this.queue = new JobQueue(o.concurrency, o.maxQueue);
     // Held bytes free up as jobs finish: the queue's estimate is the retry hint.
     this.uploads = new UploadBudget(o.maxInflightBytes, () => this.queue.full());
-    this.store = new ResultStore(o.dataDir);
+    this.store = o.store ?? new DiskResultStore(o.dataDir);
     this.engines = Array.from({ length: o.concurrency }, (_, slot) => o.engines(slot));
+  }
+
+  /** The data folder (replay records live there). */
+  get dataDir(): string {
+    return this.o.dataDir;
   }
 
   async listModels(): Promise<ModelView[]> {
@@ -129,5 +136,6 @@ export class UpscaleService {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await Promise.all(this.engines.map((e) => e.close()));
+    this.store.close?.();
   }
 }
