@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { createAuthenticator, installAccessGuard } from './http/access-guard.js';
 import { installEnvelopeErrors } from './http/envelope-errors.js';
 import { collectOpenApi } from './http/openapi.js';
+import type { UploadBudget } from './http/upload-budget.js';
 import { registerAuthRoutes } from './modules/auth/auth-routes.js';
 import { registerUsersRoutes } from './modules/users/users-routes.js';
 import { registerPromptsRoutes } from './modules/prompts/prompts-routes.js';
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     db: Db;
+    /** The image and workshop groups' upload budget (GENERATION_MAX_INFLIGHT_BYTES). */
+    generationUploads: UploadBudget;
   }
 }
 
@@ -37,12 +40,15 @@ export interface BuildOptions extends ServiceOverrides {
   db?: Db;
   /** Providers and job runner settings of the generation service (tests pass their own). */
   generation?: GenerationOverrides;
+  /** Where the log's JSON lines go instead of stdout (tests read what was logged). */
+  logStream?: { write(line: string): void };
 }
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
     },
     bodyLimit: config.bodyLimitBytes,
@@ -131,6 +137,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     providers: options.generation?.providers ?? configuredProviders(config, options.generation?.local),
     runner: options.generation?.runner,
   });
+  app.decorate('generationUploads', generation.uploads);
   app.addHook('onReady', async () => generation.runner.start());
   app.addHook('preClose', async () => generation.runner.stop());
   app.addHook('onClose', async () => generation.files.close?.());

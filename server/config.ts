@@ -77,6 +77,16 @@ const envSchema = z.object({
   CORS_ORIGINS: optionalString,
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 50 * 1024 * 1024),
   UPLOAD_LIMIT_BYTES: int(10 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+  // Image and workshop groups' uploads held in memory at once. Default: 4 × UPLOAD_LIMIT_BYTES.
+  GENERATION_MAX_INFLIGHT_BYTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number of bytes' })
+      .int('must be a whole number of bytes')
+      .min(1024, 'must be at least 1024 bytes')
+      .max(64 * 1024 * 1024 * 1024, 'must be at most 64 GiB')
+      .optional(),
+  ),
   STATIC_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist')),
   SMS_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   SMS_WEBHOOK_TOKEN: optionalString,
@@ -127,6 +137,8 @@ export interface AppConfig {
   corsOrigins: string[];
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** image and workshop upload bytes held in memory at once (bodies being read, files not yet stored) */
+  generationMaxInflightBytes: number;
   staticDir: string;
   sms: { kind: 'outbox' } | { kind: 'webhook'; url: string; token?: string };
   loginThrottle: { maxAttempts: number; windowSeconds: number };
@@ -203,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .filter(Boolean),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    generationMaxInflightBytes: e.GENERATION_MAX_INFLIGHT_BYTES ?? 4 * e.UPLOAD_LIMIT_BYTES,
     staticDir: path.resolve(e.STATIC_DIR),
     sms: e.SMS_WEBHOOK_URL
       ? { kind: 'webhook', url: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN }

@@ -73,12 +73,26 @@ const catalogue = {
     'th-TH': 'ไม่รองรับประเภทเนื้อหานี้',
     'id-ID': 'Jenis konten tidak didukung',
   },
+  invalid_multipart: {
+    'zh-CN': '上传的表单格式有误或不完整',
+    'en-US': 'The uploaded form is malformed or incomplete',
+    'vi-VN': 'Biểu mẫu tải lên bị sai định dạng hoặc không đầy đủ',
+    'th-TH': 'แบบฟอร์มที่อัปโหลดมีรูปแบบไม่ถูกต้องหรือไม่สมบูรณ์',
+    'id-ID': 'Formulir unggahan salah format atau tidak lengkap',
+  },
   too_many_requests: {
     'zh-CN': '尝试次数过多，请 {seconds} 秒后再试',
     'en-US': 'Too many attempts, please try again in {seconds} s',
     'vi-VN': 'Quá nhiều lần thử, vui lòng thử lại sau {seconds} giây',
     'th-TH': 'ลองหลายครั้งเกินไป กรุณาลองใหม่ใน {seconds} วินาที',
     'id-ID': 'Terlalu banyak percobaan, coba lagi dalam {seconds} detik',
+  },
+  uploads_busy: {
+    'zh-CN': '服务器正在接收大量上传，请 {seconds} 秒后再试',
+    'en-US': 'The server is receiving many uploads; please try again in {seconds} s',
+    'vi-VN': 'Máy chủ đang nhận nhiều tệp tải lên; vui lòng thử lại sau {seconds} giây',
+    'th-TH': 'เซิร์ฟเวอร์กำลังรับไฟล์อัปโหลดจำนวนมาก กรุณาลองใหม่ใน {seconds} วินาที',
+    'id-ID': 'Server sedang menerima banyak unggahan; coba lagi dalam {seconds} detik',
   },
   internal_error: {
     'zh-CN': '服务器内部错误',

@@ -1,9 +1,12 @@
 // The analyse call's multipart form, read and checked before any stream starts so every refusal
 // is a real 4xx naming its limit (spec §5/§9): at most 6 model images, 6 pattern images and 10 in
-// all, prompt and description at most 1000 characters, fabric fields at most 100 or 500.
+// all, prompt and description at most 1000 characters, fabric fields at most 100 or 500. Images
+// past those counts are refused as they arrive, before they are read into memory.
 import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../http/app-error.js';
 import { LOCALES, localeFrom, message, type Locale } from '../../http/messages.js';
+import { formBytes, readForm, type FormLimits } from '../../http/multipart-form.js';
+import type { UploadHold } from '../../http/upload-budget.js';
 import type { Aspect, FabricInfo } from '../../providers/capabilities.js';
 import type { UploadRole } from './generation-tables.js';
 
@@ -114,50 +117,48 @@ export function languageOf(value: string | undefined, request: FastifyRequest): 
   return wanted ?? localeFrom(value || request.headers['accept-language']);
 }
 
-export async function readAnalyzeForm(request: FastifyRequest, maxBytes: number): Promise<AnalyzeForm> {
-  if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
-  const fields: Record<string, string> = {};
-  const files: FormFile[] = [];
-  const maxFiles = MAX_MODEL_IMAGES + MAX_PATTERN_IMAGES;
-  const parts = request.parts({
-    limits: { fileSize: maxBytes, files: maxFiles + 1, fields: 40, fieldSize: 64 * 1024, parts: maxFiles + 41 },
-  });
-  try {
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-        continue;
-      }
-      const role = FILE_ROLES[part.fieldname];
-      const name = part.filename || part.fieldname;
-      let data: Buffer;
-      try {
-        data = await part.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(413, 'image_too_large', { vars: { name, mb: Math.round(maxBytes / (1024 * 1024)) } });
-        }
-        throw error;
-      }
-      // Unknown file fields are read and dropped, like unknown text fields.
-      if (role) files.push({ role, name, data });
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
-      throw new AppError(413, 'too_many_images_total', { vars: { max: MAX_IMAGES_TOTAL, count: `>${maxFiles}` } });
-    }
-    throw error;
-  }
+/** The analyse form's parser limits: 6 + 6 files (and one more, so a 13th unknown file is refused). */
+export function analyzeFormLimits(maxBytes: number): FormLimits {
+  return { fileSize: maxBytes, files: MAX_MODEL_IMAGES + MAX_PATTERN_IMAGES + 1, fields: 40, fieldSize: 64 * 1024 };
+}
 
-  const model = files.filter((f) => f.role === 'model').length;
-  const pattern = files.length - model;
-  if (model > MAX_MODEL_IMAGES) throw new AppError(400, 'too_many_model_images', { vars: { max: MAX_MODEL_IMAGES, count: model } });
-  if (pattern > MAX_PATTERN_IMAGES) {
-    throw new AppError(400, 'too_many_pattern_images', { vars: { max: MAX_PATTERN_IMAGES, count: pattern } });
-  }
-  if (files.length > MAX_IMAGES_TOTAL) {
-    throw new AppError(400, 'too_many_images_total', { vars: { max: MAX_IMAGES_TOTAL, count: files.length } });
-  }
+/** The most an analyse request reserves of the upload budget: 10 images and the fields. */
+export function analyzeFormBytes(maxBytes: number): number {
+  return formBytes(analyzeFormLimits(maxBytes), MAX_IMAGES_TOTAL);
+}
+
+/**
+ * Reads the form under `hold`. The 7th model image, the 7th pattern image and the 11th image are
+ * refused as their parts arrive, before their bytes are read; unknown files are read and dropped.
+ */
+export async function readAnalyzeForm(request: FastifyRequest, maxBytes: number, hold: UploadHold): Promise<AnalyzeForm> {
+  if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+  const counts: Record<UploadRole, number> = { model: 0, pattern: 0 };
+  const limits = analyzeFormLimits(maxBytes);
+  const form = await readForm(request, {
+    limits,
+    hold,
+    admitFile: (field) => {
+      const role = FILE_ROLES[field];
+      if (!role) return false;
+      counts[role] += 1;
+      if (counts.model > MAX_MODEL_IMAGES) {
+        throw new AppError(400, 'too_many_model_images', { vars: { max: MAX_MODEL_IMAGES, count: counts.model } });
+      }
+      if (counts.pattern > MAX_PATTERN_IMAGES) {
+        throw new AppError(400, 'too_many_pattern_images', { vars: { max: MAX_PATTERN_IMAGES, count: counts.pattern } });
+      }
+      const total = counts.model + counts.pattern;
+      if (total > MAX_IMAGES_TOTAL) throw new AppError(400, 'too_many_images_total', { vars: { max: MAX_IMAGES_TOTAL, count: total } });
+      return true;
+    },
+    tooLarge: (name) => new AppError(413, 'image_too_large', { vars: { name, mb: Math.round(maxBytes / (1024 * 1024)) } }),
+    tooManyFiles: () =>
+      new AppError(413, 'too_many_images_total', { vars: { max: MAX_IMAGES_TOTAL, count: `>${limits.files - 1}` } }),
+  });
+  const fields: Record<string, string> = {};
+  for (const { field, value } of form.fields) fields[field] = value;
+  const files: FormFile[] = form.files.map((f) => ({ role: FILE_ROLES[f.field]!, name: f.name, data: f.data }));
 
   const errors: Parameters<typeof refuse>[0] = [];
   const prompt = checkText(errors, 'prompt', fields.prompt, MAX_PROMPT_LENGTH, true);

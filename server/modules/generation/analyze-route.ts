@@ -11,9 +11,10 @@ import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { message, type Locale } from '../../http/messages.js';
+import { admitForm } from '../../http/multipart-form.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { checkUploadedImage } from '../../storage/upload-check.js';
-import { ASPECTS, FABRIC_FIELD_LIMITS, MAX_PROMPT_LENGTH, readAnalyzeForm } from './analyze-form.js';
+import { ASPECTS, FABRIC_FIELD_LIMITS, MAX_PROMPT_LENGTH, analyzeFormBytes, readAnalyzeForm, type AnalyzeForm } from './analyze-form.js';
 import { openEventStream, type EventStream } from './event-stream.js';
 import { failureMessage } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
@@ -56,44 +57,53 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
       const user = currentUser(request);
       requireSlot(ctx.providers, 'analyser');
       requireSlot(ctx.providers, 'imageGenerator');
-      const form = await readAnalyzeForm(request, ctx.uploadLimits.maxBytes);
-      const checked = await Promise.all(form.files.map((f) => checkUploadedImage(f.data, f.name, ctx.uploadLimits)));
+      // Refused with a 503 before the body is read when other uploads fill the budget; the files
+      // count against it until they are on disk.
+      const hold = admitForm(request, ctx.uploads, analyzeFormBytes(ctx.uploadLimits.maxBytes));
+      let form: AnalyzeForm;
+      let row: GenerationRequestRow | undefined;
+      try {
+        form = await readAnalyzeForm(request, ctx.uploadLimits.maxBytes, hold);
+        const checked = await Promise.all(form.files.map((f) => checkUploadedImage(f.data, f.name, ctx.uploadLimits)));
 
-      const clientId = form.requestId ?? randomUUID();
-      let row = await ctx.repo.requestByClientId(user.id, clientId);
-      if (!row) {
-        const stored = await Promise.all(form.files.map((f, i) => ctx.files.put(f.data, checked[i]!.mimeType, checked[i])));
-        try {
-          row = await ctx.repo.insertRequest({
-            user_id: user.id,
-            client_request_id: clientId,
-            prompt: form.prompt,
-            description: form.description ?? null,
-            fabric_json: JSON.stringify(form.fabric),
-            language: form.language,
-            aspect: form.aspect,
-            status: 'pending',
-            analysis_text: null,
-            analysis_json: null,
-            model: null,
-            provider: null,
-            started_at: null,
-            completed_at: null,
-            error_code: null,
-            error_key: null,
-            error_detail: null,
-          });
-          const positions = { model: 0, pattern: 0 };
-          await ctx.repo.addUploads(
-            row.id,
-            form.files.map((f, i) => ({ fileId: stored[i]!.id, role: f.role, position: positions[f.role]++ })),
-          );
-        } catch (error) {
-          // The same request_id sent twice at once: the second joins the first.
-          if (!isUniqueViolation(error)) throw error;
-          row = await ctx.repo.requestByClientId(user.id, clientId);
-          if (!row) throw error;
+        const clientId = form.requestId ?? randomUUID();
+        row = await ctx.repo.requestByClientId(user.id, clientId);
+        if (!row) {
+          const stored = await Promise.all(form.files.map((f, i) => ctx.files.put(f.data, checked[i]!.mimeType, checked[i])));
+          try {
+            row = await ctx.repo.insertRequest({
+              user_id: user.id,
+              client_request_id: clientId,
+              prompt: form.prompt,
+              description: form.description ?? null,
+              fabric_json: JSON.stringify(form.fabric),
+              language: form.language,
+              aspect: form.aspect,
+              status: 'pending',
+              analysis_text: null,
+              analysis_json: null,
+              model: null,
+              provider: null,
+              started_at: null,
+              completed_at: null,
+              error_code: null,
+              error_key: null,
+              error_detail: null,
+            });
+            const positions = { model: 0, pattern: 0 };
+            await ctx.repo.addUploads(
+              row.id,
+              form.files.map((f, i) => ({ fileId: stored[i]!.id, role: f.role, position: positions[f.role]++ })),
+            );
+          } catch (error) {
+            // The same request_id sent twice at once: the second joins the first.
+            if (!isUniqueViolation(error)) throw error;
+            row = await ctx.repo.requestByClientId(user.id, clientId);
+            if (!row) throw error;
+          }
         }
+      } finally {
+        hold.close();
       }
       await streamRequest(ctx, row, openEventStream(request, reply), form.language);
     },

@@ -1,6 +1,7 @@
 // What the generation routes and job handlers share: tables, files, links, views, the job queue
 // and the providers. Built once per app by generation-module.ts.
 import type { FastifyBaseLogger } from 'fastify';
+import type { UploadBudget } from '../../http/upload-budget.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { FileStore } from '../../storage/file-store.js';
 import type { FileLinks } from '../../storage/signed-file-links.js';
@@ -21,4 +22,6 @@ export interface GenerationContext {
   now: () => Date;
   log: FastifyBaseLogger;
   uploadLimits: UploadLimits;
+  /** Upload bytes the image and workshop groups hold at once (GENERATION_MAX_INFLIGHT_BYTES). */
+  uploads: UploadBudget;
 }

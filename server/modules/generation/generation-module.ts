@@ -4,6 +4,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/app-error.js';
+import { UploadBudget } from '../../http/upload-budget.js';
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from '../../jobs/job-runner.js';
 import { createFileStore } from '../../storage/file-store.js';
 import { createFileLinks } from '../../storage/signed-file-links.js';
@@ -22,6 +24,9 @@ import { videoPromptsJob } from './video-prompts-job.js';
 
 /** How long a signed file link works (a history page opened now still shows its images tomorrow). */
 export const FILE_LINK_TTL_SECONDS = 24 * 3600;
+
+/** Retry-After of an upload refused while others fill the upload budget: they are read in seconds. */
+export const UPLOADS_BUSY_RETRY_SECONDS = 5;
 
 export interface GenerationOverrides {
   /** Instead of the configured providers (tests pass a double). */
@@ -62,6 +67,10 @@ export function createGenerationModule(o: {
     now: o.now,
     log: o.log,
     uploadLimits: { maxBytes: o.config.uploadLimitBytes, maxPixels: MAX_UPLOAD_PIXELS },
+    uploads: new UploadBudget(
+      o.config.generationMaxInflightBytes,
+      () => new AppError(503, 'uploads_busy', { retryAfterSeconds: UPLOADS_BUSY_RETRY_SECONDS }),
+    ),
   };
   for (const handler of [analysisJob, candidatesJob, regenerateJob, videoPromptsJob, videoJob]) {
     runner.register(handler(ctx));

@@ -54,7 +54,7 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
     async (request, reply) => {
       const user = currentUser(request);
       requireSlot(ctx.providers, 'imageGenerator');
-      const fields = await readFields(request);
+      const fields = await readFields(request, ctx.uploads);
       const input = validate(body, fields);
       if (input.prompt.length > MAX_PROMPT_LENGTH) {
         throw new AppError(400, 'text_too_long', { vars: { field: 'prompt', max: MAX_PROMPT_LENGTH } });

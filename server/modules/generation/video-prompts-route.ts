@@ -46,7 +46,7 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
     async (request, reply) => {
       const user = currentUser(request);
       requireSlot(ctx.providers, 'promptWriter');
-      const fields = await readFields(request);
+      const fields = await readFields(request, ctx.uploads);
       const input = validate(body, fields);
       const errors: Parameters<typeof refuse>[0] = [];
       const text = input.prompt?.trim();

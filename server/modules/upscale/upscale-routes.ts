@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { currentUser } from '../../http/current-user.js';
 import { parseRange } from '../../storage/file-routes.js';
+import { discardRestOfBody } from '../../http/multipart-form.js';
+import type { UploadHold } from '../../http/upload-budget.js';
 import { streamBatch } from './batch-stream.js';
 import { abortOnDisconnect } from './client-abort.js';
 import { DurableReplays } from './durable-replays.js';
@@ -12,9 +14,8 @@ import type { SignedUrls } from './signed-urls.js';
 import { UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
 import { parseUpscaleParams, type UpscaleParams } from './upscale-params.js';
-import type { UploadHold } from './upload-budget.js';
 import type { UpscaleService } from './upscale-service.js';
-import { discardRestOfBody, readUpload, type Upload } from './upscale-upload.js';
+import { readUpload, type Upload } from './upscale-upload.js';
 
 export interface UpscaleRouteOptions {
   service: UpscaleService;

@@ -6,7 +6,7 @@ import { JobQueue } from './job-queue.js';
 import { toModelViews, type ModelView } from './model-catalogue.js';
 import { DiskResultStore, resultFilename, type ResultStore } from './result-store.js';
 import type { SignedUrls } from './signed-urls.js';
-import { UploadBudget } from './upload-budget.js';
+import { UploadBudget } from '../../http/upload-budget.js';
 import type { EngineFactory, UpscaleEnginePort } from './upscale-engine-port.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';

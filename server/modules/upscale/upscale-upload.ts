@@ -71,15 +71,3 @@ export async function readUpload(
   }
   return { files, fields };
 }
-
-/**
- * After a refusal part-way through the body: the parser has stopped reading and the socket is
- * paused, so a client still sending would never be read from again (not even its hang-up) and its
- * connection would linger until a timeout. The rest is read and dropped, never kept.
- */
-export function discardRestOfBody(request: FastifyRequest): void {
-  const raw = request.raw;
-  if (raw.complete || raw.destroyed) return;
-  raw.unpipe();
-  raw.resume();
-}

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import type { Locale } from '../../http/messages.js';
 import { decimalField } from '../../http/strict-numbers.js';
+import { formBytes, readForm, type FormLimits } from '../../http/multipart-form.js';
+import type { UploadHold } from '../../http/upload-budget.js';
 import { validate } from '../../http/validate.js';
 import { checkText, languageOf, refuse } from '../generation/analyze-form.js';
 import { ENHANCE_STYLES } from './workshop-models.js';
@@ -43,37 +45,37 @@ function dataUrl(value: unknown, index: number): { name: string; data: Buffer } 
   return { name: `image-${index + 1}`, data: Buffer.from(match[1]!, 'base64') };
 }
 
-export async function readWorkshopInput(request: FastifyRequest, maxBytes: number): Promise<WorkshopInput> {
+/** The workshop form's parser limits: 6 images (and one more, so a 7th file of any name is refused). */
+export function workshopFormLimits(maxBytes: number): FormLimits {
+  return { fileSize: maxBytes, files: MAX_WORKSHOP_IMAGES + 1, fields: 20, fieldSize: 64 * 1024 };
+}
+
+/** The most a workshop request reserves of the upload budget: 6 images and the fields. */
+export function workshopFormBytes(maxBytes: number): number {
+  return formBytes(workshopFormLimits(maxBytes), MAX_WORKSHOP_IMAGES);
+}
+
+/** Reads the input; a form under `hold`, its 7th image refused as it arrives, before it is read. */
+export async function readWorkshopInput(request: FastifyRequest, maxBytes: number, hold: UploadHold): Promise<WorkshopInput> {
   const fields: Record<string, unknown> = {};
   const images: { name: string; data: Buffer }[] = [];
   if (request.isMultipart()) {
-    const parts = request.parts({
-      limits: { fileSize: maxBytes, files: MAX_WORKSHOP_IMAGES + 1, fields: 20, fieldSize: 64 * 1024 },
+    let count = 0;
+    const form = await readForm(request, {
+      limits: workshopFormLimits(maxBytes),
+      hold,
+      admitFile: (field) => {
+        if (!FILE_FIELDS.has(field)) return false;
+        count += 1;
+        if (count > MAX_WORKSHOP_IMAGES) throw new AppError(400, 'too_many_images_total', { vars: { max: MAX_WORKSHOP_IMAGES, count } });
+        return true;
+      },
+      tooLarge: (name) => new AppError(413, 'image_too_large', { vars: { name, mb: Math.round(maxBytes / (1024 * 1024)) } }),
+      tooManyFiles: () =>
+        new AppError(413, 'too_many_images_total', { vars: { max: MAX_WORKSHOP_IMAGES, count: `>${MAX_WORKSHOP_IMAGES}` } }),
     });
-    try {
-      for await (const part of parts) {
-        if (part.type === 'field') {
-          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-          continue;
-        }
-        const name = part.filename || part.fieldname;
-        let data: Buffer;
-        try {
-          data = await part.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new AppError(413, 'image_too_large', { vars: { name, mb: Math.round(maxBytes / (1024 * 1024)) } });
-          }
-          throw error;
-        }
-        if (FILE_FIELDS.has(part.fieldname)) images.push({ name, data });
-      }
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
-        throw new AppError(413, 'too_many_images_total', { vars: { max: MAX_WORKSHOP_IMAGES, count: `>${MAX_WORKSHOP_IMAGES}` } });
-      }
-      throw error;
-    }
+    for (const { field, value } of form.fields) fields[field] = value;
+    for (const { name, data } of form.files) images.push({ name, data });
   } else {
     const body = request.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError(400, 'invalid_json');

@@ -7,13 +7,14 @@ import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { localeFrom } from '../../http/messages.js';
 import { idField, idParams, integerField } from '../../http/strict-numbers.js';
+import { admitForm } from '../../http/multipart-form.js';
 import { validate } from '../../http/validate.js';
 import { checkUploadedImage } from '../../storage/upload-check.js';
 import type { GenerationContext } from '../generation/generation-context.js';
 import { NO_FAILURE } from '../generation/failure.js';
 import { MAX_PAGE_SIZE, pageOf } from '../generation/page-query.js';
 import { parseConfig } from './workshop-config.js';
-import { readWorkshopInput, workshopFormDoc } from './workshop-form.js';
+import { readWorkshopInput, workshopFormBytes, workshopFormDoc } from './workshop-form.js';
 import { WORKSHOP_JOB } from './workshop-job.js';
 import { enhancerFor, workshopModels } from './workshop-models.js';
 import type { WorkshopRepository } from './workshop-repository.js';
@@ -59,36 +60,43 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const input = await readWorkshopInput(request, ctx.uploadLimits.maxBytes);
-      const slot = enhancerFor(enhancers(), input.config.model);
-      if (!slot) {
-        if (input.config.model) throw new AppError(400, 'unknown_generation_model', { vars: { model: input.config.model } });
-        throw new AppError(503, 'generation_unavailable');
+      // Refused with a 503 before a form's body is read when other uploads fill the budget; the
+      // images count against it until they are on disk and the item is queued.
+      const hold = admitForm(request, ctx.uploads, workshopFormBytes(ctx.uploadLimits.maxBytes));
+      try {
+        const input = await readWorkshopInput(request, ctx.uploadLimits.maxBytes, hold);
+        const slot = enhancerFor(enhancers(), input.config.model);
+        if (!slot) {
+          if (input.config.model) throw new AppError(400, 'unknown_generation_model', { vars: { model: input.config.model } });
+          throw new AppError(503, 'generation_unavailable');
+        }
+        const checked = await Promise.all(input.images.map((i) => checkUploadedImage(i.data, i.name, ctx.uploadLimits)));
+        const stored = await Promise.all(input.images.map((i, n) => ctx.files.put(i.data, checked[n]!.mimeType, checked[n])));
+        const row = await repo.insert({
+          user_id: user.id,
+          type: input.type,
+          status: 'pending',
+          input_text: input.text ?? null,
+          input_file_ids: JSON.stringify(stored.map((s) => s.id)),
+          config_json: JSON.stringify({ ...input.config, model: slot.provider }),
+          language: input.language,
+          result_text: null,
+          result_file_ids: null,
+          confidence: null,
+          model: null,
+          provider: slot.provider,
+          started_at: null,
+          completed_at: null,
+          processing_ms: null,
+          ...NO_FAILURE,
+        });
+        await enqueue(row.id, user.id, slot.provider);
+        reply.code(201);
+        const [view] = await views.items([row], locale(request));
+        return { ...ok(request, view, 'generation_started'), code: 201 };
+      } finally {
+        hold.close();
       }
-      const checked = await Promise.all(input.images.map((i) => checkUploadedImage(i.data, i.name, ctx.uploadLimits)));
-      const stored = await Promise.all(input.images.map((i, n) => ctx.files.put(i.data, checked[n]!.mimeType, checked[n])));
-      const row = await repo.insert({
-        user_id: user.id,
-        type: input.type,
-        status: 'pending',
-        input_text: input.text ?? null,
-        input_file_ids: JSON.stringify(stored.map((s) => s.id)),
-        config_json: JSON.stringify({ ...input.config, model: slot.provider }),
-        language: input.language,
-        result_text: null,
-        result_file_ids: null,
-        confidence: null,
-        model: null,
-        provider: slot.provider,
-        started_at: null,
-        completed_at: null,
-        processing_ms: null,
-        ...NO_FAILURE,
-      });
-      await enqueue(row.id, user.id, slot.provider);
-      reply.code(201);
-      const [view] = await views.items([row], locale(request));
-      return { ...ok(request, view, 'generation_started'), code: 201 };
     },
   );
 

@@ -29,6 +29,14 @@ export interface Reply<T = unknown> {
   response: LightMyRequestResponse;
 }
 
+/** One line of the app's log, as pino writes it (level 50 = error, 40 = warn). */
+export interface LogLine {
+  level: number;
+  msg?: string;
+  err?: { stack?: string };
+  [key: string]: unknown;
+}
+
 export interface Part {
   name: string;
   value: string | Buffer;
@@ -86,6 +94,8 @@ export async function createGenerationApp(
   providers: GenerationProviders | undefined,
   runner: NonNullable<GenerationOverrides['runner']> = FAST_RUNNER,
   local?: GenerationOverrides['local'],
+  /** More settings, and a list that receives every line the app logs (set LOG_LEVEL in env to fill it). */
+  extra: { env?: Record<string, string>; logs?: LogLine[] } = {},
 ): Promise<GenerationTestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-gen-'));
   const schema = kind === 'postgres' ? uniqueSchema() : undefined;
@@ -98,10 +108,13 @@ export async function createGenerationApp(
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
     ...(kind === 'postgres' ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : {}),
+    ...extra.env,
   });
+  const logs = extra.logs;
+  const logStream = logs && { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
   let current = providers;
   const start = async () => {
-    const app = await buildApp(config, { generation: { providers: current, runner, local } });
+    const app = await buildApp(config, { generation: { providers: current, runner, local }, ...(logStream ? { logStream } : {}) });
     await ensureAdmin(config, app.services);
     await app.ready();
     return app;

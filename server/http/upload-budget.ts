@@ -1,19 +1,19 @@
-// The bytes of uploads the service holds in memory at once: bodies being read, and images waiting
-// for or in the engine. Uploads are read into memory, so without a bound parallel uploads grow the
-// process without limit (6 parallel batches of 10 × 9 MB took it from 805 to 1,090 MB). A request
-// reserves its declared length before its body is read, counts what it actually reads (a chunked
-// body declares nothing), keeps what it holds and gives bytes back as it lets go of them. One that
-// would pass the limit is refused with the busy error (503 with Retry-After) — unless nothing else
-// is held, so a batch larger than the limit still runs on its own.
-import type { UpscaleHttpError } from './upscale-http-error.js';
-
+// The bytes of uploads a group holds in memory at once: bodies being read, and what is kept of them
+// until it is let go (images waiting for or in the upscale engine, generation uploads until they are
+// on disk). Uploads are read into memory, so without a bound parallel uploads grow the process
+// without limit (6 parallel upscale batches of 10 × 9 MB took it from 805 to 1,090 MB; 8 analyses of
+// 12 × 9.5 MB took it from 388 to 1,339 MB). A request reserves its declared length before its body
+// is read, counts what it actually reads (a chunked body declares nothing), keeps what it holds and
+// gives bytes back as it lets go of them. One that would pass the limit is refused with the group's
+// busy error (a 503 with Retry-After) — unless nothing else is held, so a request larger than the
+// limit still runs on its own.
 export class UploadBudget {
   private used = 0;
 
   constructor(
     readonly limitBytes: number,
-    /** the refusal to throw: the queue's 503 with its Retry-After */
-    private readonly busy: () => UpscaleHttpError,
+    /** the refusal to throw: the group's 503 with its Retry-After */
+    private readonly busy: () => Error,
   ) {}
 
   /** Bytes held by all requests now. */

@@ -1,0 +1,115 @@
+// A multipart form read into memory under an upload budget, for the image and workshop groups. The
+// body's declared length is reserved before a byte of it is read (admitForm), each file chunk is
+// counted as it arrives, and a file the form cannot take is refused as its part arrives, before its
+// bytes are read. A malformed body (no boundary, a truncated part, something that is not a form) is
+// the client's mistake: a 400 in the envelope, never a 500 with a stack in the log.
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+import type { UploadBudget, UploadHold } from './upload-budget.js';
+
+export interface FormLimits {
+  /** bytes of one file */
+  fileSize: number;
+  /** file parts the parser lets through (kept or not) */
+  files: number;
+  fields: number;
+  fieldSize: number;
+}
+
+export interface FormField {
+  field: string;
+  value: string;
+}
+
+export interface FormUpload {
+  field: string;
+  /** the file's name, or its field's when it has none */
+  name: string;
+  data: Buffer;
+}
+
+/** What a form with `keptFiles` files at most can hold, framing included: the most a request reserves. */
+export function formBytes(limits: FormLimits, keptFiles: number): number {
+  return keptFiles * limits.fileSize + limits.fields * limits.fieldSize + 64 * 1024;
+}
+
+/**
+ * Before the body is read: a multipart request reserves its declared length (never more than
+ * `maxBytes`, so a false length cannot take the whole budget), or is refused with the budget's
+ * busy error. Anything else was read by its parser already and reserves nothing.
+ */
+export function admitForm(request: FastifyRequest, budget: UploadBudget, maxBytes: number): UploadHold {
+  if (!request.isMultipart()) return budget.reserve(0);
+  const declared = Number(request.headers['content-length']) || 0;
+  return budget.reserve(Math.min(declared, maxBytes));
+}
+
+export interface ReadFormOptions {
+  limits: FormLimits;
+  hold: UploadHold;
+  /**
+   * Called as a file part arrives, before any of its bytes are read: true keeps it, false reads
+   * and drops it (an unknown field); a throw refuses the request there.
+   */
+  admitFile: (field: string, name: string) => boolean;
+  /** The refusal of a file larger than limits.fileSize. */
+  tooLarge: (name: string) => AppError;
+  /** The refusal when more than limits.files file parts arrive (default: the plugin's 413). */
+  tooManyFiles?: () => AppError;
+}
+
+export async function readForm(
+  request: FastifyRequest,
+  o: ReadFormOptions,
+): Promise<{ fields: FormField[]; files: FormUpload[] }> {
+  const fields: FormField[] = [];
+  const files: FormUpload[] = [];
+  let current = '';
+  try {
+    const parts = request.parts({ limits: { ...o.limits, parts: o.limits.files + o.limits.fields } });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields.push({ field: part.fieldname, value: part.value });
+        continue;
+      }
+      current = part.filename || part.fieldname;
+      const keep = o.admitFile(part.fieldname, current);
+      const chunks: Buffer[] = [];
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        o.hold.count(chunk.length);
+        if (keep) chunks.push(chunk);
+      }
+      if (part.file.truncated) throw o.tooLarge(current);
+      if (keep) files.push({ field: part.fieldname, name: current, data: Buffer.concat(chunks) });
+    }
+  } catch (error) {
+    discardRestOfBody(request);
+    throw formError(error, current, o);
+  }
+  // From here the hold is what is kept: the framing and the dropped files are gone.
+  o.hold.settle(files.reduce((sum, f) => sum + f.data.length, 0));
+  return { fields, files };
+}
+
+function formError(error: unknown, current: string, o: ReadFormOptions): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'FST_FILES_LIMIT' && o.tooManyFiles) return o.tooManyFiles();
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return o.tooLarge(current);
+  // The plugin's own limits and refusals carry their statuses (413, 400) for the error handler.
+  if (typeof code === 'string' && code.startsWith('FST_')) return error;
+  // Anything else is the parser on a malformed body: no boundary, a part cut short, not a form.
+  return new AppError(400, 'invalid_multipart');
+}
+
+/**
+ * After a refusal part-way through the body: the parser has stopped reading and the socket is
+ * paused, so a client still sending would never be read from again (not even its hang-up) and its
+ * connection would linger until a timeout. The rest is read and dropped, never kept.
+ */
+export function discardRestOfBody(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  raw.unpipe();
+  raw.resume();
+}
