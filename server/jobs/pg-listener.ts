@@ -1,8 +1,7 @@
 // One dedicated PostgreSQL connection per process that LISTENs on a few channels and hands each
 // notification to the callbacks of its channel. When the connection drops (the database
 // restarted, an administrator ended the session) it reconnects with a growing pause and LISTENs
-// again; `onReconnect` callbacks run after each reconnection so their owners can catch up on what
-// was said while nobody listened.
+// again. What was notified while it was away is not heard: callers poll for what they must not miss.
 import pg from 'pg';
 
 export interface PgListenerOptions {
@@ -18,7 +17,6 @@ type Callback = (payload: string) => void;
 export class PgListener {
   private client: pg.Client | undefined;
   private readonly channels = new Map<string, Set<Callback>>();
-  private readonly reconnected = new Set<() => void>();
   private stopped = false;
   private connecting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -46,20 +44,11 @@ export class PgListener {
     return () => set.delete(callback);
   }
 
-  onReconnect(callback: () => void): () => void {
-    this.reconnected.add(callback);
-    return () => this.reconnected.delete(callback);
-  }
-
   /** The backend pid of the listening connection (tests end it to simulate a restart). */
   async backendPid(): Promise<number | undefined> {
     if (!this.client) return undefined;
     const r = await this.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     return r.rows[0]?.pid;
-  }
-
-  get connected(): boolean {
-    return this.client !== undefined;
   }
 
   async stop(): Promise<void> {
@@ -125,15 +114,6 @@ export class PgListener {
     this.client = client;
     this.failures = 0;
     this.generation += 1;
-    if (this.generation > 1) {
-      for (const callback of [...this.reconnected]) {
-        try {
-          callback();
-        } catch (error) {
-          this.o.warn('a reconnection callback failed', error);
-        }
-      }
-    }
   }
 
   private scheduleRetry(): void {
