@@ -127,7 +127,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   const authenticator = createAuthenticator(services.accessTokens, services.users);
   const mainPrefix = mainApiPrefix(config.publicApi.main);
-  // Generation jobs run in this process from ready until close (preClose: before the database closes).
+  // Generation jobs run in this process from ready until close (preClose: before the database closes);
+  // in team mode an API replica (ROLE=api) starts the engine without taking jobs.
   const generation = createGenerationModule({
     config,
     db,
@@ -136,6 +137,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     linkPrefix: mainPrefix,
     providers: options.generation?.providers ?? configuredProviders(config, options.generation?.local),
     runner: options.generation?.runner,
+    team: options.generation?.team,
   });
   app.decorate('generationUploads', generation.uploads);
   app.addHook('onReady', async () => generation.runner.start());
@@ -155,8 +157,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     { prefix: mainPrefix },
   );
 
-  // The upscale group lives here when UPSCALE_URL is a path; a full URL means its own host.
-  if (config.publicApi.upscale.startsWith('/')) {
+  // The upscale group lives here when UPSCALE_URL is a path; a full URL means its own host. A
+  // worker (ROLE=worker) serves no API, so it has none.
+  if (config.publicApi.upscale.startsWith('/') && config.role !== 'worker') {
     await registerUpscaleGroup(app, config, {
       prefix: config.publicApi.upscale.replace(/\/+$/, ''),
       authenticator,

@@ -62,6 +62,24 @@ const envSchema = z.object({
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
       .optional(),
   ),
+  // Team mode: which part of the work this process does, and pg-boss on DATABASE_URL for the jobs.
+  ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'api', 'worker']).default('all')),
+  TEAM_MODE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  PGBOSS_SCHEMA: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,49}$/, 'must be a lower-case SQL identifier of at most 50 characters')
+      .default('pgboss'),
+  ),
+  JOB_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^\s*[A-Za-z0-9_*-]+\s*=\s*\d+\s*(,\s*[A-Za-z0-9_*-]+\s*=\s*\d+\s*)*$/, 'must be lane=limit pairs, e.g. local=2,gemini=4,*=4')
+      .optional(),
+  ),
+  JOB_MAX_WAITING_PER_USER: int(100, 1, 100_000),
   ADMIN_ACCOUNT: optionalString,
   ADMIN_PASSWORD: z.preprocess(
     emptyToUndefined,
@@ -129,6 +147,18 @@ export interface AppConfig {
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
   /** Stored files and upscale results: under dataDir, or in an S3-compatible bucket. */
   storage: StorageConfig;
+  /** all: today's single process; api: routes and streams, runs no jobs; worker: runs jobs, no public port. */
+  role: 'all' | 'api' | 'worker';
+  /** The job engine: the in-process runner, or pg-boss on DATABASE_URL (TEAM_MODE=true). */
+  jobs: {
+    engine: 'in-process' | 'pgboss';
+    /** pg-boss's schema (team mode). */
+    schema: string;
+    /** Jobs of one lane (provider) running at once in one process: lane → limit, '*' for the rest. */
+    concurrency?: Record<string, number>;
+    /** Jobs one user may have waiting (team mode; beyond it a 429). */
+    maxWaitingPerUser: number;
+  };
   admin?: { account: string; password?: string };
   logLevel: string;
   jwtSecret: Uint8Array;
@@ -191,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  checkTeamMode(e.ROLE, e.TEAM_MODE === 'true', e.DATABASE_URL);
   const tls = loadTls(e.TLS_CERT_FILE, e.TLS_KEY_FILE);
   const dataDir = path.resolve(e.DATA_DIR);
   const storage = storageConfig(e);
@@ -204,6 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
       : { kind: 'sqlite', file: path.join(dataDir, 'loom.sqlite') },
     storage,
+    role: e.ROLE,
+    jobs: {
+      engine: e.TEAM_MODE === 'true' ? 'pgboss' : 'in-process',
+      schema: e.PGBOSS_SCHEMA,
+      ...(e.JOB_CONCURRENCY ? { concurrency: parseConcurrency(e.JOB_CONCURRENCY) } : {}),
+      maxWaitingPerUser: e.JOB_MAX_WAITING_PER_USER,
+    },
     admin: e.ADMIN_ACCOUNT ? { account: e.ADMIN_ACCOUNT, password: e.ADMIN_PASSWORD } : undefined,
     logLevel: e.LOG_LEVEL,
     jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? persistedSecret(dataDir)),
@@ -267,6 +305,32 @@ function storageConfig(e: z.infer<typeof envSchema>): StorageConfig {
     region: e.S3_REGION,
     forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
   };
+}
+
+/** Team mode needs PostgreSQL; a role other than `all` needs team mode (its jobs live in the database). */
+function checkTeamMode(role: string, teamMode: boolean, databaseUrl: string | undefined): void {
+  const problems: string[] = [];
+  if (teamMode && !databaseUrl) {
+    problems.push('  TEAM_MODE: true needs DATABASE_URL (the jobs are kept in PostgreSQL with pg-boss)');
+  }
+  if (role !== 'all' && !teamMode) {
+    problems.push(`  ROLE: ${role} needs TEAM_MODE=true and DATABASE_URL (only ROLE=all runs on its own)`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+}
+
+/** "local=2,gemini=4,*=4" → { local: 2, gemini: 4, '*': 4 }. */
+function parseConcurrency(text: string): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const pair of text.split(',')) {
+    const [lane, limit] = pair.split('=').map((part) => part.trim());
+    const n = Number(limit);
+    if (!lane || !Number.isInteger(n) || n < 1 || n > 256) {
+      throw new ConfigError(`Invalid configuration:\n  JOB_CONCURRENCY: ${pair.trim()} must be lane=limit with a limit from 1 to 256`);
+    }
+    limits[lane] = n;
+  }
+  return limits;
 }
 
 /** Without JWT_SECRET, one random secret is kept in the data folder so sessions survive restarts. */

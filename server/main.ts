@@ -1,5 +1,6 @@
 // Starts the whole workspace: configuration, database migration, the first administrator, and one
-// HTTP port serving the PWA and every API group.
+// HTTP port serving the PWA and every API group. In team mode a worker (ROLE=worker) runs jobs and
+// opens no port; it stops on SIGINT/SIGTERM, handing its running jobs back.
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ensureAdmin } from './modules/users/ensure-admin.js';
@@ -10,7 +11,7 @@ async function main(): Promise<void> {
   // The upscale group runs in this process unless UPSCALE_URL points at another host: make sure
   // the Real-CUGAN weights are here (fetched once, integrity-checked). Without them the rest of the
   // workspace still starts; the upscale calls then say the models are missing.
-  if (config.publicApi.upscale.startsWith('/')) {
+  if (config.publicApi.upscale.startsWith('/') && config.role !== 'worker') {
     await ensureModels(config.upscale.modelsDir, (msg) => process.stdout.write(`  ${msg}\n`)).catch((error: unknown) => {
       process.stderr.write(
         `  Real-CUGAN models unavailable (${error instanceof Error ? error.message : String(error)}); upscaling is off until \`npm run models:fetch\` succeeds.\n`,
@@ -18,6 +19,19 @@ async function main(): Promise<void> {
     });
   }
   const app = await buildApp(config);
+  const stop = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  if (config.role === 'worker') {
+    await app.ready();
+    process.stdout.write(`\n  Loom Studio worker is running generation jobs (pg-boss schema ${config.jobs.schema}); no HTTP port.\n\n`);
+    return;
+  }
+  // Only a process that serves the API makes the first administrator (and can show its password).
   const seed = await ensureAdmin(config, app.services);
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('[::1]', 'localhost');
@@ -25,6 +39,7 @@ async function main(): Promise<void> {
     '',
     `  Loom Studio is running at ${url}`,
     `  Database: ${config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL'}`,
+    ...(config.role === 'api' ? ['  Role: api (jobs run on the workers)'] : []),
   ];
   if (seed.generatedPassword) {
     lines.push(
@@ -42,14 +57,6 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
-
-  const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

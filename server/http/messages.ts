@@ -94,6 +94,13 @@ const catalogue = {
     'th-TH': 'เซิร์ฟเวอร์กำลังรับไฟล์อัปโหลดจำนวนมาก กรุณาลองใหม่ใน {seconds} วินาที',
     'id-ID': 'Server sedang menerima banyak unggahan; coba lagi dalam {seconds} detik',
   },
+  too_many_waiting_jobs: {
+    'zh-CN': '您已有 {count} 个任务在排队，请等其中一些完成后再提交',
+    'en-US': 'You already have {count} jobs waiting; submit more once some of them have finished',
+    'vi-VN': 'Bạn đã có {count} tác vụ đang chờ; hãy gửi thêm khi một số tác vụ đã xong',
+    'th-TH': 'คุณมีงานรอคิวอยู่ {count} งานแล้ว กรุณาส่งเพิ่มเมื่อบางงานเสร็จ',
+    'id-ID': 'Anda sudah memiliki {count} tugas yang menunggu; kirim lagi setelah sebagian selesai',
+  },
   internal_error: {
     'zh-CN': '服务器内部错误',
     'en-US': 'Internal server error',

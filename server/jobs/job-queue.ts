@@ -1,6 +1,8 @@
 // The small interface the generation and workshop modules use for long work. Today it is the
 // database-backed runner in this process (job-runner.ts); a distributed queue can take its place
 // behind the same four calls.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
 
 export interface EnqueueRequest {
   kind: string;
@@ -16,10 +18,15 @@ export interface EnqueueRequest {
 /** What a job tells the streams watching it; topics are the modules' own ("request:12", "video:5"). */
 export type ProgressListener = (event: Record<string, unknown>) => void;
 
+export interface EnqueueOptions {
+  /** When given, the job is written in this transaction of the app database: no row without its job. */
+  trx?: Transaction<Database>;
+}
+
 export type CancelOutcome = 'cancelled' | 'requested' | 'not_running';
 
 export interface JobQueue {
-  enqueue(request: EnqueueRequest): Promise<number>;
+  enqueue(request: EnqueueRequest, options?: EnqueueOptions): Promise<number>;
   /** Cancels the unfinished job of a row: at once when it waits, by aborting it when it runs. */
   cancel(kind: string, refId: number): Promise<CancelOutcome>;
   /** True when the row has a job that has not finished. */

@@ -19,7 +19,7 @@ import { openEventStream, type EventStream } from './event-stream.js';
 import { failureMessage } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { requireSlot } from './generation-providers.js';
-import type { GenerationRequestRow } from './generation-tables.js';
+import type { GeneratedImageRow, GenerationRequestRow } from './generation-tables.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
 import { parseAnalysis } from './stored-json.js';
 
@@ -150,6 +150,38 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
     stream.end();
   };
 
+  // What this stream has said about the stages, so a replay and a live event never say it twice.
+  let analysedSent = false;
+  const imagesSent = new Set<number>();
+  const sendAnalysed = async () => {
+    if (analysedSent) return;
+    analysedSent = true;
+    const current = await ctx.repo.request(row.id);
+    sendProgress(50, 'progress_generating', {
+      stage: 'analysed',
+      analysis: { text: current?.analysis_text ?? '', data: parseAnalysis(current?.analysis_json ?? null) ?? null },
+    });
+  };
+  const sendImage = async (image: GeneratedImageRow, index: number, total: number) => {
+    if (imagesSent.has(image.id)) return;
+    imagesSent.add(image.id);
+    const [view] = await ctx.views.images([image], language);
+    sendProgress(50 + Math.round((45 * index) / total), 'progress_image_ready', { stage: 'image_ready', image: view }, { index, total });
+  };
+  /** A stream that (re)connects to running work first hears where it is: the analysis, the images saved so far. */
+  const replay = async () => {
+    const current = await ctx.repo.request(row.id);
+    if (!current?.analysis_text) return;
+    await sendAnalysed();
+    const images = await ctx.repo.imagesOfRequests([row.id]);
+    let done = 0;
+    for (const image of images) {
+      if (image.status !== 'completed') continue;
+      done += 1;
+      await sendImage(image, done, images.length);
+    }
+  };
+
   // Events are handled one after another, each possibly reading the database.
   let queue = Promise.resolve();
   const unsubscribe = ctx.jobs.onProgress(topics.request(row.id), (raw) => {
@@ -168,23 +200,12 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
             }
             stream.send({ type: 'streaming', content: event.content });
             break;
-          case 'analysed': {
-            const current = await ctx.repo.request(row.id);
-            sendProgress(50, 'progress_generating', {
-              stage: 'analysed',
-              analysis: { text: current?.analysis_text ?? '', data: parseAnalysis(current?.analysis_json ?? null) ?? null },
-            });
+          case 'analysed':
+            await sendAnalysed();
             break;
-          }
           case 'image_ready': {
             const image = await ctx.repo.image(event.image_id);
-            const [view] = image ? await ctx.views.images([image], language) : [];
-            sendProgress(
-              50 + Math.round((45 * event.index) / event.total),
-              'progress_image_ready',
-              { stage: 'image_ready', image: view },
-              { index: event.index, total: event.total },
-            );
+            if (image) await sendImage(image, event.index, event.total);
             break;
           }
           case 'retrying':
@@ -221,6 +242,10 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
       await ctx.jobs.enqueue({ kind: JOB_KINDS.analysis, refId: row.id, userId: row.user_id });
     } else if (row.status === 'generating') {
       sendProgress(10, 'progress_engine_ready');
+      // In the event queue, so live events that arrive meanwhile come after it.
+      queue = queue
+        .then(() => (stream.closed ? undefined : replay()))
+        .catch((error: unknown) => ctx.log.warn({ err: error }, 'analyse stream could not replay the work so far'));
     }
     await stream.finished;
   } catch (error) {

@@ -1,12 +1,13 @@
 // Builds the generation service over one database: file store, signed links, views, the job
-// runner with every generation job kind, and the providers. The runner starts when the app is
-// ready and hands its running jobs back to the table when the app closes.
+// engine with every generation job kind (the in-process runner, or pg-boss in team mode), and the
+// providers. The engine starts when the app is ready and hands its running jobs back when the app
+// closes.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import { UploadBudget } from '../../http/upload-budget.js';
-import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from '../../jobs/job-runner.js';
+import { createJobEngine, type JobEngine, type RunnerOverrides, type TeamOverrides } from '../../jobs/job-engine.js';
 import { createFileStore } from '../../storage/file-store.js';
 import { createFileLinks } from '../../storage/signed-file-links.js';
 import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
@@ -34,11 +35,13 @@ export interface GenerationOverrides {
   /** Settings of the built-in engine (tests: no pauses, small fast videos). */
   local?: LocalProviderOptions;
   /** Faster polls and backoff for tests. */
-  runner?: Partial<Omit<JobRunnerOptions, 'db' | 'now' | 'log'>>;
+  runner?: RunnerOverrides;
+  /** Team mode's expiry and maintenance pace (tests make a dead worker's job come back quickly). */
+  team?: TeamOverrides;
 }
 
 export interface GenerationModule extends GenerationContext {
-  runner: JobRunner;
+  runner: JobEngine;
 }
 
 export function createGenerationModule(o: {
@@ -50,11 +53,12 @@ export function createGenerationModule(o: {
   linkPrefix: string;
   providers: GenerationProviders;
   runner?: GenerationOverrides['runner'];
+  team?: GenerationOverrides['team'];
 }): GenerationModule {
   const db = generationDb(o.db.kysely);
   const repo = createGenerationRepository(db, o.now);
   const links = createFileLinks(o.config.jwtSecret, o.linkPrefix, FILE_LINK_TTL_SECONDS);
-  const runner = new JobRunner({ ...DEFAULT_RUNNER_OPTIONS, ...o.runner, db, now: o.now, log: o.log });
+  const runner = createJobEngine({ config: o.config, db: o.db, jobDb: db, log: o.log, now: o.now, runner: o.runner, team: o.team });
   const ctx: GenerationModule = {
     db,
     repo,

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeProvider, solidPng, type FakeProvider } from './helpers/fake-providers.js';
-import { createGenerationApp, multipart, until, type GenerationTestApp, type Part } from './helpers/generation-app.js';
+import { createGenerationApp, multipart, sseEvents, until, type GenerationTestApp, type Part } from './helpers/generation-app.js';
 
 interface ImageView {
   id: number;
@@ -147,6 +147,51 @@ describe('POST /image-api/analyze-images-json-stream', () => {
     const other = await t.user('GENERAL');
     const none = await t.call<RequestView[]>('POST', '/api/user/image-requests', { token: other.token, body: { request_ids: ['req-cut-1'] } });
     expect(none.body.data).toEqual([]);
+  });
+
+  it('tells a stream that reconnects to running work where it is: the analysis first, then what follows', async () => {
+    fake.switches.images = 'hang';
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' }).catch(() => `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`);
+    const open = async () => {
+      const { payload, headers } = multipart(form({ requestId: 'req-reconnect-1' }));
+      const controller = new AbortController();
+      const response = await fetch(`${address}/image-api/analyze-images-json-stream`, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${general.token}` },
+        body: new Uint8Array(payload),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      let text = '';
+      return {
+        async readUntil(done: (text: string) => boolean) {
+          while (!done(text)) {
+            const { value, done: ended } = await reader.read();
+            if (ended) break;
+            text += new TextDecoder().decode(value);
+          }
+          return text;
+        },
+        async cut() {
+          controller.abort();
+          await reader.cancel().catch(() => undefined);
+        },
+      };
+    };
+    // Cut off once the analysis is told; the candidates then hang.
+    const first = await open();
+    await first.readUntil((text) => text.includes('"stage":"analysed"'));
+    await first.cut();
+
+    const second = await open();
+    await second.readUntil((text) => (text.match(/^data: /gm) ?? []).length >= 2);
+    const cancelled = await t.call('POST', '/image-api/analyze-requests/req-reconnect-1/cancel', { token: general.token });
+    expect([200, 409]).toContain(cancelled.status);
+    const events = sseEvents(await second.readUntil(() => false));
+    const stages = events.map((e) => (e.stage as string | undefined) ?? e.type);
+    expect(stages.indexOf('analysed')).toBeGreaterThan(0);
+    expect(stages.indexOf('analysed')).toBeLessThan(stages.indexOf('error'));
+    expect(events.find((e) => e.stage === 'analysed')).toMatchObject({ analysis: { text: expect.stringContaining('Red and blue stripes') } });
   });
 
   it('refuses more than 6 model, 6 pattern or 10 images, long text and bad files with a message naming the limit', async () => {

@@ -1,0 +1,62 @@
+// Which job engine a process runs, from its settings: the in-process runner on the app's database
+// (the embedded default, exactly as before), or pg-boss on PostgreSQL in team mode. Either is a
+// JobQueue the modules use, plus register/start/stop for the app.
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { JobHandler } from './job-handler.js';
+import type { JobQueue } from './job-queue.js';
+import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from './job-runner.js';
+import type { JobDb } from './job-table.js';
+import { TeamJobEngine, type TeamEngineOptions } from './pgboss/team-engine.js';
+
+export interface JobEngine extends JobQueue {
+  register(handler: JobHandler): void;
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Settings tests change: the runner's, and team mode's expiry and maintenance pace. */
+export type RunnerOverrides = Partial<Omit<JobRunnerOptions, 'db' | 'now' | 'log'>>;
+export type TeamOverrides = Partial<Pick<TeamEngineOptions, 'maintenanceIntervalSeconds' | 'expireGraceSeconds' | 'stallRetryLimit'>>;
+
+/** lane → limit from JOB_CONCURRENCY, falling back to '*' and then to the runner's defaults. */
+export function concurrencyFrom(limits: Record<string, number> | undefined): (lane: string) => number {
+  if (!limits) return DEFAULT_RUNNER_OPTIONS.concurrency;
+  return (lane) => limits[lane] ?? limits['*'] ?? DEFAULT_RUNNER_OPTIONS.concurrency(lane);
+}
+
+export function createJobEngine(o: {
+  config: AppConfig;
+  db: Db;
+  jobDb: JobDb;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  runner?: RunnerOverrides;
+  team?: TeamOverrides;
+}): JobEngine {
+  const settings = {
+    ...DEFAULT_RUNNER_OPTIONS,
+    ...(o.config.jobs.concurrency ? { concurrency: concurrencyFrom(o.config.jobs.concurrency) } : {}),
+    ...o.runner,
+  };
+  if (o.config.jobs.engine === 'in-process') {
+    return new JobRunner({ ...settings, db: o.jobDb, now: o.now, log: o.log });
+  }
+  if (o.config.database.kind !== 'postgres') throw new Error('team mode needs DATABASE_URL');
+  return new TeamJobEngine({
+    url: o.config.database.url,
+    schema: o.config.jobs.schema,
+    appDb: o.db.kysely,
+    log: o.log,
+    now: o.now,
+    runsJobs: o.config.role !== 'api',
+    concurrency: settings.concurrency,
+    pollMs: settings.pollMs,
+    budgetMs: settings.budgetMs,
+    backoff: settings.backoff,
+    maxRunMs: settings.maxRunMs,
+    maxWaitingPerUser: o.config.jobs.maxWaitingPerUser,
+    ...o.team,
+  });
+}

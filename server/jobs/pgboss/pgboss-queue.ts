@@ -1,0 +1,513 @@
+// The JobQueue of team mode on pg-boss 10 (PostgreSQL, SKIP LOCKED), shared by any number of API
+// replicas and workers. One pg-boss queue per lane (provider): `loom-lane-<lane>`; a worker takes
+// at most concurrency(lane) jobs of a lane at once, by fetching only as many as it has free slots.
+//
+// - enqueue: in one transaction (the caller's, or one of its own) an advisory lock on kind+row,
+//   a look for an unfinished job of that row (singletonKey `kind:refId`), the waiting cap, then
+//   pg-boss's send() over that same transaction (its `db` option) and a NOTIFY that wakes the
+//   workers at commit. A rolled-back transaction leaves no job; a resend finds the first job.
+// - retries keep the runner's policy (backoff.ts, Retry-After, the job's budget): the attempt is
+//   completed (output.outcome 'retried') and the next one sent with startAfter in the same
+//   transaction. pg-boss's own retry (retryLimit with its backoff) is kept for what only the engine
+//   can see: a worker that died mid-job (expireInSeconds passed). When those retries run out the
+//   engine fails the job into the dead-letter queue, whose worker marks the row failed.
+// - cancel: a waiting job is cancelled in pg-boss and its row failed at once; a running one is
+//   cancelled in pg-boss and the worker running it is told by NOTIFY (and sees the state on its
+//   next check if the notification was missed).
+// - a graceful stop hands each running job back (a new job that may start at once, no retry used).
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type PgBoss from 'pg-boss';
+import type { Database } from '../../db/schema.js';
+import { AppError } from '../../http/app-error.js';
+import { ProviderError } from '../../providers/capabilities.js';
+import { retryDelayMs, type BackoffOptions } from '../backoff.js';
+import type { FailReason, JobContext, JobHandler } from '../job-handler.js';
+import type { CancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressListener } from '../job-queue.js';
+import type { JobRow } from '../job-table.js';
+import type { PgListener } from '../pg-listener.js';
+import type { PgProgressBus, SqlExecutor } from '../pg-progress-bus.js';
+import { fairPriority, jobClass, overWaitingCap } from './fair-priority.js';
+
+export const LANE_QUEUE_PREFIX = 'loom-lane-';
+export const DEAD_QUEUE = 'loom-dead';
+
+export interface PgBossQueueOptions {
+  boss: PgBoss;
+  /** Statements on the team pool (outside any caller's transaction). */
+  sql: SqlExecutor;
+  /** The app database: transactions for enqueue and cancel when the caller gives none. */
+  appDb: Kysely<Database>;
+  listener: PgListener;
+  bus: PgProgressBus;
+  /** pg-boss's schema. */
+  schema: string;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  /** False on an API replica: it enqueues, cancels and streams but runs nothing. */
+  runsJobs: boolean;
+  concurrency: (lane: string) => number;
+  /** How often a worker looks for due jobs besides the wake-ups (and checks its jobs' states). */
+  pollMs: number;
+  budgetMs: number;
+  backoff: BackoffOptions;
+  maxRunMs?: number;
+  /** Added to a run's time limit to make its pg-boss expiry (a worker that died is noticed then). */
+  expireGraceSeconds: number;
+  /** Engine retries after a worker died mid-job. */
+  stallRetryLimit: number;
+  maxWaitingPerUser: number;
+}
+
+interface JobData {
+  kind: string;
+  refId: number;
+  userId: number | null;
+  params: Record<string, unknown> | null;
+  cls: string;
+  /** Runs before this job (earlier attempts that were retried by us). */
+  attempt: number;
+  deadline: string;
+  createdAt: string;
+  lastError: string | null;
+}
+
+type StopReason = 'cancel' | 'shutdown' | 'timeout' | 'lost' | 'crash';
+
+interface ActiveJob {
+  id: string;
+  queue: string;
+  key: string;
+  lane: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const iso = (d: Date) => d.toISOString();
+const keyOf = (kind: string, refId: number) => `${kind}:${refId}`;
+/** pg-boss ids are UUIDs; the interface speaks numbers: the first 48 bits, stable for logs. */
+const numericId = (uuid: string) => parseInt(uuid.replace(/-/g, '').slice(0, 12), 16);
+export const laneQueue = (lane: string) => `${LANE_QUEUE_PREFIX}${lane.replace(/[^A-Za-z0-9-]/g, '_')}`;
+
+/** pg-boss's executeSql over a Kysely transaction, so its statements join the caller's work. */
+export function transactionDb(trx: Transaction<Database>): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const r = await trx.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: r.rows as Record<string, unknown>[] };
+    },
+  };
+}
+
+export class PgBossQueue implements JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly active = new Map<string, ActiveJob>();
+  private readonly lanes = new Map<string, number>();
+  private readonly queues = new Set<string>();
+  private readonly jobTable: string;
+  private readonly wakeChannel: string;
+  private readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking = false;
+  private tickAgain = false;
+  private unlisten: (() => void) | undefined;
+
+  constructor(private readonly o: PgBossQueueOptions) {
+    this.jobTable = `"${o.schema}".job`;
+    this.wakeChannel = `loom_jobs_${o.schema}`.slice(0, 63);
+  }
+
+  register(handler: JobHandler): void {
+    this.handlers.set(handler.kind, handler);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    await this.o.boss.createQueue(DEAD_QUEUE);
+    this.unlisten = await this.o.listener.listen(this.wakeChannel, (payload) => this.onNotice(payload));
+    this.running = true;
+    if (!this.o.runsJobs) return;
+    this.timer = setInterval(() => this.wake(), this.o.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Stops taking jobs and hands the running ones back so another worker resumes them at once. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearInterval(this.timer);
+    this.unlisten?.();
+    const running = [...this.active.values()];
+    for (const job of running) job.controller.abort('shutdown' satisfies StopReason);
+    await Promise.race([Promise.all(running.map((j) => j.done)), delay(5000)]);
+  }
+
+  /** A process that dies: nothing is settled or handed back (tests; the engine's expiry recovers). */
+  abandon(): void {
+    this.running = false;
+    clearInterval(this.timer);
+    this.unlisten?.();
+    for (const job of this.active.values()) job.controller.abort('crash' satisfies StopReason);
+  }
+
+  async enqueue(request: EnqueueRequest, options: EnqueueOptions = {}): Promise<number> {
+    const handler = this.handlers.get(request.kind);
+    const now = this.o.now();
+    const data: JobData = {
+      kind: request.kind,
+      refId: request.refId,
+      userId: request.userId ?? null,
+      params: request.params ?? null,
+      cls: jobClass(request.kind),
+      attempt: 0,
+      deadline: iso(new Date(now.getTime() + (request.budgetMs ?? this.o.budgetMs))),
+      createdAt: iso(now),
+      lastError: null,
+    };
+    const lane = handler ? handler.lane(this.rowOf('00000000-0000', data, 0)) : 'none';
+    const queue = await this.ensureQueue(lane);
+    const write = async (trx: Transaction<Database>) => {
+      const db = transactionDb(trx);
+      const key = keyOf(request.kind, request.refId);
+      // Two replicas enqueueing the same row wait for each other here; the second finds the first's job.
+      await db.executeSql('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.o.schema}:${key}`]);
+      const existing = await db.executeSql(
+        `SELECT id::text AS id FROM ${this.jobTable} WHERE singleton_key = $1 AND state < 'completed' LIMIT 1`,
+        [key],
+      );
+      if (existing.rows[0]) return numericId(String(existing.rows[0].id));
+      let waitingAhead = 0;
+      if (data.userId !== null) {
+        const counts = await db.executeSql(
+          `SELECT count(*) AS total, count(*) FILTER (WHERE name = $2 AND data->>'cls' = $3) AS ahead
+             FROM ${this.jobTable}
+            WHERE name LIKE '${LANE_QUEUE_PREFIX}%' AND state < 'active' AND data->>'userId' = $1`,
+          [String(data.userId), queue, data.cls],
+        );
+        const total = Number(counts.rows[0]?.total ?? 0);
+        waitingAhead = Number(counts.rows[0]?.ahead ?? 0);
+        if (overWaitingCap(request.kind, total, this.o.maxWaitingPerUser)) {
+          throw new AppError(429, 'too_many_waiting_jobs', { vars: { count: this.o.maxWaitingPerUser }, retryAfterSeconds: 30 });
+        }
+      }
+      const id = await this.send(db, queue, data, {
+        priority: fairPriority(jobClass(request.kind), waitingAhead),
+        expireInSeconds: this.expireSeconds(handler),
+      });
+      await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
+      return numericId(id);
+    };
+    return options.trx ? write(options.trx) : this.o.appDb.transaction().execute(write);
+  }
+
+  async cancel(kind: string, refId: number): Promise<CancelOutcome> {
+    const key = keyOf(kind, refId);
+    // Locked while deciding, so no worker takes it between the look and the cancel (SKIP LOCKED).
+    const decision = await this.o.appDb.transaction().execute(async (trx) => {
+      const db = transactionDb(trx);
+      const r = await db.executeSql(
+        `SELECT id::text AS id, name, state::text AS state, data FROM ${this.jobTable}
+          WHERE singleton_key = $1 AND state < 'completed' ORDER BY created_on DESC LIMIT 1 FOR UPDATE`,
+        [key],
+      );
+      const job = r.rows[0] as { id: string; name: string; state: string; data: JobData } | undefined;
+      if (!job) return { outcome: 'not_running' as const };
+      if (job.state !== 'active') {
+        await this.o.boss.cancel(job.name, job.id, { db });
+        return { outcome: 'cancelled' as const, job };
+      }
+      if (this.active.has(job.id)) return { outcome: 'local' as const, job };
+      await this.o.boss.cancel(job.name, job.id, { db });
+      await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'cancel', id: job.id })]);
+      return { outcome: 'requested' as const, job };
+    });
+    if (decision.outcome === 'not_running') return 'not_running';
+    if (decision.outcome === 'cancelled') {
+      await this.failRow(decision.job.id, decision.job.data, new ProviderError('cancelled', 'cancelled'), 'cancelled');
+      return 'cancelled';
+    }
+    if (decision.outcome === 'local') {
+      const local = this.active.get(decision.job.id);
+      if (local) {
+        local.controller.abort('cancel' satisfies StopReason);
+        await local.done;
+      }
+      return 'cancelled';
+    }
+    return 'requested';
+  }
+
+  async isActive(kind: string, refId: number): Promise<boolean> {
+    const r = await this.o.sql(`SELECT 1 FROM ${this.jobTable} WHERE singleton_key = $1 AND state < 'completed' LIMIT 1`, [
+      keyOf(kind, refId),
+    ]);
+    return r.rows.length > 0;
+  }
+
+  onProgress(topic: string, listener: ProgressListener): () => void {
+    return this.o.bus.subscribe(topic, listener);
+  }
+
+  publish(topic: string, event: Record<string, unknown>): void {
+    this.o.bus.publish(topic, event);
+  }
+
+  /** Jobs running in this process (tests). */
+  get runningCount(): number {
+    return this.active.size;
+  }
+
+  private async ensureQueue(lane: string): Promise<string> {
+    const queue = laneQueue(lane);
+    if (!this.queues.has(queue)) {
+      await this.o.boss.createQueue(queue, { name: queue, policy: 'standard', deadLetter: DEAD_QUEUE });
+      this.queues.add(queue);
+    }
+    return queue;
+  }
+
+  private async send(
+    db: PgBoss.Db,
+    queue: string,
+    data: JobData,
+    o: { priority: number; expireInSeconds: number; startAfter?: Date },
+  ): Promise<string> {
+    const id = await this.o.boss.send(queue, data as unknown as object, {
+      db,
+      singletonKey: keyOf(data.kind, data.refId),
+      priority: o.priority,
+      expireInSeconds: o.expireInSeconds,
+      retryLimit: this.o.stallRetryLimit,
+      retryDelay: 1,
+      retryBackoff: true,
+      deadLetter: DEAD_QUEUE,
+      ...(o.startAfter ? { startAfter: o.startAfter } : {}),
+    });
+    if (!id) throw new Error(`pg-boss did not write the job of ${keyOf(data.kind, data.refId)}`);
+    return id;
+  }
+
+  private expireSeconds(handler: JobHandler | undefined): number {
+    const runMs = handler ? this.runLimit(handler) : this.o.maxRunMs ?? 600_000;
+    return Math.ceil(runMs / 1000) + this.o.expireGraceSeconds;
+  }
+
+  private runLimit(handler: JobHandler): number {
+    return Math.min(handler.timeoutMs, this.o.maxRunMs ?? Infinity);
+  }
+
+  private rowOf(id: string, data: JobData, retryCount: number): JobRow {
+    const created = data.createdAt;
+    return {
+      id: numericId(id),
+      kind: data.kind,
+      ref_id: data.refId,
+      user_id: data.userId,
+      params_json: data.params ? JSON.stringify(data.params) : null,
+      status: 'running',
+      attempts: data.attempt + retryCount + 1,
+      next_run_at: created,
+      deadline_at: data.deadline,
+      lease_owner: this.workerId,
+      lease_expires_at: null,
+      cancel_requested: 0,
+      last_error: data.lastError,
+      finished_at: null,
+      created_at: created,
+      updated_at: iso(this.o.now()),
+    };
+  }
+
+  private onNotice(payload: string): void {
+    let notice: { type?: string; id?: string };
+    try {
+      notice = JSON.parse(payload) as typeof notice;
+    } catch {
+      return;
+    }
+    if (notice.type === 'wake') this.wake();
+    if (notice.type === 'cancel' && notice.id) this.active.get(notice.id)?.controller.abort('cancel' satisfies StopReason);
+  }
+
+  private wake(): void {
+    if (!this.running || !this.o.runsJobs) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    void this.tick()
+      .catch((error: unknown) => this.o.log.warn({ err: error }, 'job worker could not read the queues'))
+      .finally(() => {
+        this.ticking = false;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async tick(): Promise<void> {
+    await this.checkRunning();
+    const r = await this.o.sql(`SELECT name FROM "${this.o.schema}".queue WHERE name LIKE '${LANE_QUEUE_PREFIX}%' ORDER BY name`);
+    for (const { name } of r.rows as { name: string }[]) {
+      if (!this.running) return;
+      const lane = name.slice(LANE_QUEUE_PREFIX.length);
+      const free = this.o.concurrency(lane) - (this.lanes.get(lane) ?? 0);
+      if (free <= 0) continue;
+      const jobs = await this.o.boss.fetch<JobData>(name, { batchSize: free, includeMetadata: true, priority: true });
+      for (const job of jobs) this.launch(job, name, lane);
+    }
+    if (this.running) await this.drainDead();
+  }
+
+  /** Cancelled elsewhere, or expired and taken over: stop running it here. */
+  private async checkRunning(): Promise<void> {
+    if (this.active.size === 0) return;
+    const ids = [...this.active.keys()];
+    const r = await this.o.sql(`SELECT id::text AS id, state::text AS state FROM ${this.jobTable} WHERE id = ANY($1::uuid[])`, [ids]);
+    const states = new Map((r.rows as { id: string; state: string }[]).map((row) => [row.id, row.state]));
+    for (const id of ids) {
+      const state = states.get(id);
+      if (state === 'active') continue;
+      this.active.get(id)?.controller.abort((state === 'cancelled' ? 'cancel' : 'lost') satisfies StopReason);
+    }
+  }
+
+  /** Jobs the engine gave up on (their worker died more often than the stall retries allow). */
+  private async drainDead(): Promise<void> {
+    const jobs = await this.o.boss.fetch<JobData>(DEAD_QUEUE, { batchSize: 10 });
+    for (const job of jobs) {
+      await this.failRow(job.id, job.data, new ProviderError('timeout', 'the worker running this job stopped answering'), 'error');
+      await this.o.boss.complete(DEAD_QUEUE, job.id);
+    }
+  }
+
+  private launch(job: PgBoss.JobWithMetadata<JobData>, queue: string, lane: string): void {
+    const handler = this.handlers.get(job.data.kind);
+    if (!handler) {
+      void this.o.boss
+        .complete(queue, job.id, { outcome: 'failed', error: `no handler for ${job.data.kind}` })
+        .catch(() => undefined);
+      return;
+    }
+    const row = this.rowOf(job.id, job.data, job.retryCount);
+    const controller = new AbortController();
+    this.lanes.set(lane, (this.lanes.get(lane) ?? 0) + 1);
+    const publish: JobContext['publish'] = (topic, event) => this.o.bus.publish(topic, event);
+    const timeout = setTimeout(() => controller.abort('timeout' satisfies StopReason), this.runLimit(handler));
+    const aborted = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve()));
+    const done = (async () => {
+      let error: unknown;
+      let ok = false;
+      try {
+        await Promise.race([handler.run({ job: row, signal: controller.signal, attempt: row.attempts, publish }), aborted]);
+        ok = !controller.signal.aborted;
+      } catch (e) {
+        error = e;
+      } finally {
+        clearTimeout(timeout);
+      }
+      const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
+      try {
+        await this.settle(job, queue, row, handler, ok, reason, error, publish);
+      } catch (e) {
+        this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+      }
+    })().finally(() => {
+      this.active.delete(job.id);
+      this.lanes.set(lane, (this.lanes.get(lane) ?? 1) - 1);
+      this.wake();
+    });
+    this.active.set(job.id, { id: job.id, queue, key: keyOf(job.data.kind, job.data.refId), lane, controller, done });
+  }
+
+  private async settle(
+    job: PgBoss.JobWithMetadata<JobData>,
+    queue: string,
+    row: JobRow,
+    handler: JobHandler,
+    ok: boolean,
+    reason: StopReason | undefined,
+    error: unknown,
+    publish: JobContext['publish'],
+  ): Promise<void> {
+    if (reason === 'crash' || reason === 'lost') return;
+    if (reason === 'shutdown') {
+      // Not a failure and no retry used: a fresh job of the same attempt another worker takes now.
+      await this.replace(job, queue, { ...job.data, attempt: row.attempts - 1 }, 'handed-back');
+      return;
+    }
+    if (ok) {
+      await this.o.boss.complete(queue, job.id, { outcome: 'completed' });
+      return;
+    }
+    if (reason === 'cancel') {
+      await this.o.boss.cancel(queue, job.id);
+      await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
+      return;
+    }
+    const failure = reason === 'timeout' ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`) : error;
+    const text = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
+    if (failure instanceof ProviderError && failure.retryable) {
+      const wait = retryDelayMs(row.attempts, failure.retryAfterMs, this.o.backoff);
+      const nextRun = new Date(this.o.now().getTime() + wait);
+      if (iso(nextRun) <= job.data.deadline) {
+        const replaced = await this.replace(job, queue, { ...job.data, attempt: row.attempts, lastError: text }, 'retried', nextRun);
+        if (replaced) {
+          this.o.log.info({ jobId: job.id, kind: job.data.kind, waitMs: wait, err: text }, 'job will be retried');
+          await handler.retrying?.(row, failure, wait, publish);
+          setTimeout(() => this.wake(), wait + 5).unref();
+        }
+        return;
+      }
+    }
+    if (!(failure instanceof ProviderError)) this.o.log.error({ err: failure, jobId: job.id, kind: job.data.kind }, 'job failed');
+    const r = await this.o.boss.complete(queue, job.id, { outcome: 'failed', error: text });
+    if (affected(r)) await handler.fail(row, failure, 'error', publish);
+  }
+
+  /** Completes this attempt and sends the next one in one transaction; false when the job was no longer ours. */
+  private async replace(
+    job: PgBoss.JobWithMetadata<JobData>,
+    queue: string,
+    data: JobData,
+    outcome: string,
+    startAfter?: Date,
+  ): Promise<boolean> {
+    const handler = this.handlers.get(data.kind);
+    return this.o.appDb.transaction().execute(async (trx) => {
+      const db = transactionDb(trx);
+      const r = await this.o.boss.complete(queue, job.id, { outcome }, { db });
+      if (!affected(r)) return false;
+      await this.send(db, queue, data, {
+        priority: job.priority,
+        expireInSeconds: this.expireSeconds(handler),
+        ...(startAfter ? { startAfter } : {}),
+      });
+      await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
+      return true;
+    });
+  }
+
+  private async failRow(id: string, data: JobData, error: unknown, reason: FailReason): Promise<void> {
+    const handler = this.handlers.get(data.kind);
+    try {
+      await handler?.fail(this.rowOf(id, data, 0), error, reason, (topic, event) => this.o.bus.publish(topic, event));
+    } catch (e) {
+      this.o.log.error({ err: e, jobId: id }, 'could not record the end of a job');
+    }
+  }
+}
+
+/** pg-boss 10's complete() answers { affected } though its types say void. */
+function affected(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && Number((result as { affected?: unknown }).affected) > 0;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

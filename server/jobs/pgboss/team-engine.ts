@@ -1,0 +1,155 @@
+// Team mode's job engine for one process: a small pool of its own, pg-boss 10 on it (schema
+// PGBOSS_SCHEMA), the listener connection, the progress bus across processes and the queue.
+// API replicas start it without workers; workers with them.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { Database } from '../../db/schema.js';
+import type { BackoffOptions } from '../backoff.js';
+import type { JobHandler } from '../job-handler.js';
+import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
+import { PgListener } from '../pg-listener.js';
+import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
+import { DEFAULT_MAX_WAITING_PER_USER } from './fair-priority.js';
+import { PgBossQueue } from './pgboss-queue.js';
+
+export interface TeamEngineOptions {
+  url: string;
+  /** pg-boss's schema (and the namespace of the notification channels). */
+  schema: string;
+  appDb: Kysely<Database>;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  runsJobs: boolean;
+  concurrency: (lane: string) => number;
+  pollMs: number;
+  budgetMs: number;
+  backoff: BackoffOptions;
+  maxRunMs?: number;
+  /** How often pg-boss looks for expired jobs (a dead worker's job is run again after expiry + this). */
+  maintenanceIntervalSeconds?: number;
+  expireGraceSeconds?: number;
+  stallRetryLimit?: number;
+  maxWaitingPerUser?: number;
+  poolSize?: number;
+}
+
+export class TeamJobEngine {
+  readonly pool: pg.Pool;
+  readonly boss: PgBoss;
+  readonly listener: PgListener;
+  readonly bus: PgProgressBus;
+  readonly queue: PgBossQueue;
+  private started = false;
+
+  constructor(private readonly o: TeamEngineOptions) {
+    this.pool = new pg.Pool({ connectionString: o.url, max: o.poolSize ?? 5, application_name: 'loom-jobs' });
+    // A pool whose connection drops (database restart) reports it here instead of crashing the process.
+    this.pool.on('error', (error) => o.log.warn({ err: error }, 'job engine pool lost a connection'));
+    const sql: SqlExecutor = async (text, values) => {
+      const r = await this.pool.query(text, values);
+      return { rows: r.rows as Record<string, unknown>[] };
+    };
+    this.boss = new PgBoss({
+      db: { executeSql: (text, values) => sql(text, values) },
+      schema: o.schema,
+      migrate: true,
+      supervise: true,
+      schedule: false,
+      maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
+    });
+    this.boss.on('error', (error) => o.log.warn({ err: error }, 'pg-boss reported an error'));
+    this.listener = new PgListener({ connectionString: o.url, warn: (message, error) => o.log.warn({ err: error }, message) });
+    this.bus = new PgProgressBus({ sql, listener: this.listener, schema: o.schema, log: o.log });
+    this.queue = new PgBossQueue({
+      boss: this.boss,
+      sql,
+      appDb: o.appDb,
+      listener: this.listener,
+      bus: this.bus,
+      schema: o.schema,
+      now: o.now,
+      log: o.log,
+      runsJobs: o.runsJobs,
+      concurrency: o.concurrency,
+      pollMs: o.pollMs,
+      budgetMs: o.budgetMs,
+      backoff: o.backoff,
+      maxRunMs: o.maxRunMs,
+      expireGraceSeconds: o.expireGraceSeconds ?? 60,
+      stallRetryLimit: o.stallRetryLimit ?? 3,
+      maxWaitingPerUser: o.maxWaitingPerUser ?? DEFAULT_MAX_WAITING_PER_USER,
+    });
+  }
+
+  register(handler: JobHandler): void {
+    this.queue.register(handler);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.installOnce();
+    await this.listener.start();
+    await this.bus.start();
+    await this.queue.start();
+    this.started = true;
+  }
+
+  /** Hands running jobs back, then closes the engine's connections. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.queue.stop();
+    await this.bus.stop();
+    await this.boss.stop({ graceful: false, close: false });
+    await this.listener.stop();
+    await this.pool.end();
+  }
+
+  /** Like a process killed mid-work: nothing is handed back or settled; connections just close. */
+  async crash(): Promise<void> {
+    this.started = false;
+    this.queue.abandon();
+    await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
+    await this.listener.stop();
+    await this.pool.end().catch(() => undefined);
+  }
+
+  enqueue(request: EnqueueRequest, options?: EnqueueOptions): Promise<number> {
+    return this.queue.enqueue(request, options);
+  }
+
+  cancel(kind: string, refId: number): Promise<CancelOutcome> {
+    return this.queue.cancel(kind, refId);
+  }
+
+  isActive(kind: string, refId: number): Promise<boolean> {
+    return this.queue.isActive(kind, refId);
+  }
+
+  onProgress(topic: string, listener: ProgressListener): () => void {
+    return this.queue.onProgress(topic, listener);
+  }
+
+  publish(topic: string, event: Record<string, unknown>): void {
+    this.queue.publish(topic, event);
+  }
+
+  /**
+   * pg-boss creates its schema on start; two processes starting on a fresh database at once would
+   * both try, so they take turns on a lock of their own (the second finds it installed).
+   */
+  private async installOnce(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.o.url, application_name: 'loom-jobs-install' });
+    await client.connect();
+    const key = `loom-pgboss-install:${this.o.schema}`;
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      await this.boss.start();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => undefined);
+      await client.end();
+    }
+  }
+}

@@ -1,0 +1,243 @@
+// Team mode's job queue on pg-boss: two (or three) engines in this process act as an API replica
+// and workers, each with its own pg-boss instance, pools and listener connection, on one schema.
+// PostgreSQL only.
+import pino from 'pino';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../../server/db/database.js';
+import type { JobHandler } from '../../../server/jobs/job-handler.js';
+import type { JobRow } from '../../../server/jobs/job-table.js';
+import { fairPriority } from '../../../server/jobs/pgboss/fair-priority.js';
+import { TeamJobEngine, type TeamEngineOptions } from '../../../server/jobs/pgboss/team-engine.js';
+import { ProviderError } from '../../../server/providers/capabilities.js';
+import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
+import { until } from '../generation/helpers/generation-app.js';
+
+const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
+const log = pino({ level: 'silent' });
+
+interface Run {
+  engine: string;
+  kind: string;
+  refId: number;
+  attempt: number;
+  userId: number | null;
+}
+
+let schema: string;
+let bossSchema: string;
+let db: Db;
+let engines: TeamJobEngine[];
+let runs: Run[];
+let failures: { engine: string; refId: number; reason: string }[];
+/** refIds whose handler waits for its abort signal (per engine name, or '*' for every engine). */
+let hold: Map<number, string>;
+
+function handlers(engine: string): JobHandler[] {
+  const make = (kind: string): JobHandler => ({
+    kind,
+    lane: () => 'test',
+    timeoutMs: 60_000,
+    async run({ job, signal, attempt, publish }) {
+      runs.push({ engine, kind, refId: job.ref_id, attempt, userId: job.user_id });
+      publish(`t:${job.ref_id}`, { type: 'started', engine });
+      const held = hold.get(job.ref_id);
+      if (held === '*' || held === engine) {
+        await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      }
+      if (kind === 'flaky' && attempt === 1) throw new ProviderError('rate_limited', 'slow down', { retryAfterMs: 50 });
+      if (kind === 'big') publish(`t:${job.ref_id}`, { type: 'text', content: 'x'.repeat(20_000) });
+      publish(`t:${job.ref_id}`, { type: 'completed', engine });
+    },
+    async fail(job: JobRow, _error, reason) {
+      failures.push({ engine, refId: job.ref_id, reason });
+    },
+  });
+  return ['echo', 'flaky', 'big', 'analysis', 'video'].map(make);
+}
+
+function engine(name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}): TeamJobEngine {
+  const e = new TeamJobEngine({
+    url: POSTGRES_URL,
+    schema: bossSchema,
+    appDb: db.kysely,
+    log,
+    now: () => new Date(),
+    runsJobs,
+    concurrency: () => 2,
+    pollMs: 100,
+    budgetMs: 10_000,
+    backoff: { initialMs: 20, maxMs: 200 },
+    maxRunMs: 1500,
+    maintenanceIntervalSeconds: 1,
+    expireGraceSeconds: 1,
+    poolSize: 3,
+    ...extra,
+  });
+  for (const h of handlers(name)) e.register(h);
+  engines.push(e);
+  return e;
+}
+
+async function jobRows(key: string): Promise<{ state: string; output: unknown }[]> {
+  const r = await sql<{ state: string; output: unknown }>`
+    SELECT state::text AS state, output FROM ${sql.id(bossSchema, 'job')} WHERE singleton_key = ${key} ORDER BY created_on`.execute(db.kysely);
+  return r.rows;
+}
+
+describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
+  beforeEach(async () => {
+    schema = uniqueSchema();
+    bossSchema = `${schema}_jobs`;
+    db = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema });
+    engines = [];
+    runs = [];
+    failures = [];
+    hold = new Map();
+  });
+
+  afterEach(async () => {
+    for (const e of engines) await e.stop().catch(() => undefined);
+    await db.close();
+    await dropSchema(bossSchema);
+    await dropSchema(schema);
+  });
+
+  it('runs a job enqueued on the API replica on a worker, and its progress reaches the API replica', async () => {
+    const api = engine('api', false);
+    await api.start();
+    const worker = engine('worker', true);
+    await worker.start();
+    const seen: Record<string, unknown>[] = [];
+    api.onProgress('t:1', (event) => seen.push(event));
+    await api.enqueue({ kind: 'echo', refId: 1, userId: 7 });
+    await until(async () => seen, (s) => s.some((e) => e.type === 'completed'));
+    expect(runs).toEqual([{ engine: 'worker', kind: 'echo', refId: 1, attempt: 1, userId: 7 }]);
+    expect(seen).toEqual([
+      { type: 'started', engine: 'worker' },
+      { type: 'completed', engine: 'worker' },
+    ]);
+    await until(() => jobRows('echo:1'), (rows) => rows[0]?.state === 'completed');
+    expect(await api.isActive('echo', 1)).toBe(false);
+  });
+
+  it('carries an event larger than a notification, and keeps listening after its connection is cut', async () => {
+    const api = engine('api', false);
+    await api.start();
+    const worker = engine('worker', true);
+    await worker.start();
+    const seen: Record<string, unknown>[] = [];
+    api.onProgress('t:2', (event) => seen.push(event));
+    await api.enqueue({ kind: 'big', refId: 2 });
+    await until(async () => seen, (s) => s.some((e) => e.type === 'completed'));
+    expect(seen.find((e) => e.type === 'text')).toEqual({ type: 'text', content: 'x'.repeat(20_000) });
+
+    // The database ends the API replica's listening session (as a restart would).
+    const pid = await api.listener.backendPid();
+    await sql`SELECT pg_terminate_backend(${pid})`.execute(db.kysely);
+    await until(async () => api.listener.generation, (g) => g >= 2);
+    api.onProgress('t:3', (event) => seen.push({ ...event, topic: 3 }));
+    await api.enqueue({ kind: 'echo', refId: 3 });
+    await until(async () => seen, (s) => s.some((e) => e.topic === 3 && e.type === 'completed'));
+  });
+
+  it('leaves no job when the transaction that enqueued it rolls back, and one job for a row enqueued twice', async () => {
+    const api = engine('api', false);
+    await api.start();
+    await sql`CREATE TABLE items (id int primary key)`.execute(db.kysely);
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await sql`INSERT INTO items VALUES (5)`.execute(trx);
+        await api.enqueue({ kind: 'echo', refId: 5 }, { trx });
+        throw new Error('the request failed after its job was written');
+      }),
+    ).rejects.toThrow('the request failed');
+    expect(await jobRows('echo:5')).toEqual([]);
+    expect(await api.isActive('echo', 5)).toBe(false);
+
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`INSERT INTO items VALUES (6)`.execute(trx);
+      await api.enqueue({ kind: 'echo', refId: 6 }, { trx });
+    });
+    const [first, second] = await Promise.all([api.enqueue({ kind: 'echo', refId: 6 }), api.enqueue({ kind: 'echo', refId: 6 })]);
+    expect(first).toBe(second);
+    expect(await jobRows('echo:6')).toHaveLength(1);
+    expect(await api.isActive('echo', 6)).toBe(true);
+  });
+
+  it('retries a rate-limited run with our backoff as a new job of the same row', async () => {
+    const worker = engine('worker', true);
+    await worker.start();
+    await worker.enqueue({ kind: 'flaky', refId: 8 });
+    await until(() => jobRows('flaky:8'), (rows) => rows.length === 2 && rows[1]!.state === 'completed');
+    expect(runs.map((r) => r.attempt)).toEqual([1, 2]);
+    const rows = await jobRows('flaky:8');
+    expect(rows[0]!.output).toMatchObject({ outcome: 'retried' });
+    expect(rows[1]!.output).toMatchObject({ outcome: 'completed' });
+  });
+
+  it('runs the job of a worker that died mid-run on the other worker once the engine expires it', async () => {
+    const api = engine('api', false);
+    await api.start();
+    const first = engine('first', true);
+    await first.start();
+    hold.set(10, 'first');
+    await api.enqueue({ kind: 'echo', refId: 10 });
+    await until(async () => runs, (r) => r.length === 1);
+    const second = engine('second', true);
+    await second.start();
+    await first.crash();
+    // expiry = run limit 1.5 s + 1 s grace, maintenance every second, then a short engine retry delay
+    await until(() => jobRows('echo:10'), (rows) => rows[0]?.state === 'completed', 20_000);
+    expect(runs.map((r) => [r.engine, r.attempt])).toEqual([
+      ['first', 1],
+      ['second', 2],
+    ]);
+    expect(failures).toEqual([]);
+  });
+
+  it('cancels a job running on another process promptly, and a waiting one at once', async () => {
+    const api = engine('api', false);
+    await api.start();
+    const worker = engine('worker', true, { concurrency: () => 1 });
+    await worker.start();
+    hold.set(20, '*');
+    await api.enqueue({ kind: 'echo', refId: 20 });
+    await until(async () => runs, (r) => r.length === 1);
+    await api.enqueue({ kind: 'echo', refId: 21 });
+    expect(await api.cancel('echo', 21)).toBe('cancelled');
+    expect(failures).toEqual([{ engine: 'api', refId: 21, reason: 'cancelled' }]);
+
+    expect(await api.cancel('echo', 20)).toBe('requested');
+    await until(async () => failures, (f) => f.length === 2);
+    expect(failures[1]).toEqual({ engine: 'worker', refId: 20, reason: 'cancelled' });
+    expect((await jobRows('echo:20'))[0]!.state).toBe('cancelled');
+    expect(await api.cancel('echo', 20)).toBe('not_running');
+    expect(runs.map((r) => r.refId)).toEqual([20]);
+  });
+
+  it("does not let one user's backlog delay another user's first job; interactive work goes first", async () => {
+    const api = engine('api', false);
+    await api.start();
+    for (let i = 0; i < 6; i++) await api.enqueue({ kind: 'video', refId: 100 + i, userId: 1 });
+    await api.enqueue({ kind: 'video', refId: 200, userId: 2 });
+    await api.enqueue({ kind: 'analysis', refId: 300, userId: 1 });
+    const worker = engine('worker', true, { concurrency: () => 1 });
+    await worker.start();
+    await until(async () => runs, (r) => r.length === 8);
+    const order = runs.map((r) => `${r.kind}:${r.refId}`);
+    expect(order[0]).toBe('analysis:300');
+    expect(order.indexOf('video:200')).toBeLessThanOrEqual(2);
+    expect(order.filter((o) => o.startsWith('video:1'))).toEqual(['video:100', 'video:101', 'video:102', 'video:103', 'video:104', 'video:105']);
+    expect(fairPriority('batch', 0)).toBeLessThan(fairPriority('interactive', 999));
+  });
+
+  it("refuses a user's job beyond the waiting cap with a 429", async () => {
+    const api = engine('api', false, { maxWaitingPerUser: 2 });
+    await api.start();
+    await api.enqueue({ kind: 'video', refId: 1, userId: 3 });
+    await api.enqueue({ kind: 'video', refId: 2, userId: 3 });
+    await expect(api.enqueue({ kind: 'video', refId: 3, userId: 3 })).rejects.toMatchObject({ status: 429, key: 'too_many_waiting_jobs' });
+    await api.enqueue({ kind: 'video', refId: 3, userId: 4 });
+  });
+});
