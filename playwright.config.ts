@@ -13,10 +13,12 @@ export const chromiumArgs = [
 ];
 
 export default defineConfig({
-  // tests/build checks dist/ on disk (no browser); tests/e2e drives Chromium against the server.
+  // tests/build checks dist/ on disk (no browser); tests/e2e drives Chromium against the server;
+  // tests/cluster starts its own PostgreSQL, nginx and server replicas (not the global server).
   projects: [
     { name: 'build', testDir: 'tests/build' },
     { name: 'e2e', testDir: 'tests/e2e' },
+    { name: 'cluster', testDir: 'tests/cluster', timeout: 120_000 },
   ],
   timeout: 60_000,
   fullyParallel: false,

@@ -163,6 +163,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await registerUpscaleGroup(app, config, {
       prefix: config.publicApi.upscale.replace(/\/+$/, ''),
       authenticator,
+      db,
       now: services.now,
       absoluteLinks: false,
     });

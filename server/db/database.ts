@@ -44,6 +44,12 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
     }
   }
   const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  // An idle connection the database closed (a restart, a failover, an administrator) is reported
+  // here and dropped by the pool; the next query opens a new one. Unheard, the event crashed the
+  // whole process.
+  pool.on('error', (error) => {
+    process.stderr.write(`PostgreSQL closed an idle connection (${error.message}); it will be replaced.\n`);
+  });
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool,

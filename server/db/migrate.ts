@@ -5,6 +5,7 @@ import { accountsMigration } from './migrations/0001-accounts.js';
 import { promptsMigration } from './migrations/0002-prompts.js';
 import { throttleAndTokenVersionMigration } from './migrations/0003-throttle-and-token-version.js';
 import { generationMigration } from './migrations/0004-generation.js';
+import { upscaleReplaysMigration } from './migrations/0005-upscale-replays.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -13,6 +14,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0002-prompts': promptsMigration(dialect),
     '0003-throttle-and-token-version': throttleAndTokenVersionMigration(),
     '0004-generation': generationMigration(dialect),
+    '0005-upscale-replays': upscaleReplaysMigration(),
   };
 }
 

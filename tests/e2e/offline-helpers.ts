@@ -281,11 +281,4 @@ export async function waitForPersistedCache(page: Page, userKey: string): Promis
   throw new Error(`no persisted query cache for ${userKey}`);
 }
 
-/** A port nobody listens on right now (other suites and colleagues run servers on this machine too). */
-export async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
+export { freePort } from '../support/processes.js';

@@ -1,9 +1,10 @@
 // Starts the real companion server (built PWA + every API) on a free port with a fresh data folder,
 // so browser tests click through the same stack a designer uses.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { exitReason, spawnCompanion, waitForHttp } from '../support/processes.js';
 
 export interface RunningServer {
   url: string;
@@ -16,9 +17,8 @@ export const E2E_ADMIN = { account: 'e2e-admin', password: 'e2e-admin-pass' };
 
 export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = extraEnv.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'loom-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawnCompanion({
     env: {
-      ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -28,21 +28,9 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       DATABASE_URL: '',
       ...extraEnv,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/config.json`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForHttp(`${url}/config.json`, { what: 'server', exited: () => exitReason(child) });
   return {
     url,
     dataDir,

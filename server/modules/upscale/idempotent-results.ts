@@ -6,8 +6,9 @@
 // when nobody came back is it cancelled. A failed or cancelled attempt is forgotten, so the repeat
 // runs afresh. The designer's Cancel does not wait for the grace: cancel() stops the job at once
 // and forgets it (even a finished one), so a Retry never gets the cancelled image back.
-// Finished answers are also written to disk (DurableReplays) when one is given, so a resend that
-// arrives after a crash or a restart is still answered from the first run. The work writes the
+// Finished answers are also written to the database (DurableReplays) when one is given, so a
+// resend that arrives after a crash or a restart, or at another replica, is still answered from
+// the first run. The work writes the
 // record through the `record` it is handed, before its result is published, so no crash leaves a
 // published result without its record (which would make the resend run the model again).
 import { createHash } from 'node:crypto';
@@ -91,8 +92,16 @@ export class IdempotentResults {
     this.dropExpired();
     const id = `${key}\n${fingerprint}`;
     let hit = this.entries.get(id);
+    if (hit?.settled && this.durable) {
+      // A finished answer is kept here only while its record is: the owner's Cancel may have
+      // reached another replica, which could remove the record but not this memory.
+      const stored = await this.durable.get(owner, key).catch(() => null); // unreachable: trust memory
+      if (stored === undefined && this.entries.get(id) === hit) this.entries.delete(id);
+      hit = this.entries.get(id);
+    }
     if (!hit && this.durable) {
-      // Not in memory: perhaps answered before this process started (a restart after a crash).
+      // Not in memory: perhaps answered before this process started (a restart after a crash), or
+      // by another replica on the same database.
       const stored = await this.durable.get(owner, key).catch(() => undefined);
       if (stored && stored.fingerprint === fingerprint) return { outcome: stored.outcome, replayed: true, keyed: true };
       hit = this.entries.get(id); // a request with the same key may have started it meanwhile
@@ -152,16 +161,22 @@ export class IdempotentResults {
 
   /**
    * The owner's Cancel: stops their jobs under `key` now (a waiting one leaves the queue, a running
-   * one stops between tiles) instead of after the grace, and forgets them, finished ones included.
+   * one stops between tiles) instead of after the grace, and forgets them, finished ones included,
+   * with the stored record (one this process never held counts as a finished one it forgot).
    */
-  cancel(key: string, owner: number): CancelOutcome {
+  async cancel(key: string, owner: number): Promise<CancelOutcome> {
     if (!IdempotentResults.honours(key)) return 'unknown';
+    const outcome = this.cancelHere(key, owner);
+    // Awaited, so the record is gone before the reply and a Retry runs afresh on any replica.
+    const removed = await (this.durable?.remove(owner, key) ?? Promise.resolve(0)).catch(
+      () => 0, // a record that cannot be removed expires with its link
+    );
+    return removed > 0 && outcome !== 'stopped' ? 'discarded' : outcome;
+  }
+
+  /** The in-memory part of cancel(), done before anything is awaited. */
+  private cancelHere(key: string, owner: number): CancelOutcome {
     this.dropExpired();
-    try {
-      this.durable?.remove(owner, key);
-    } catch {
-      // a record that cannot be removed expires with its link
-    }
     let outcome: CancelOutcome = 'unknown';
     for (const [id, e] of this.entries) {
       if (e.key !== key) continue;

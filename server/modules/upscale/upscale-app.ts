@@ -70,6 +70,7 @@ export async function buildUpscaleApp(
   await registerUpscaleGroup(app, config, {
     prefix: '',
     authenticator,
+    db,
     now,
     absoluteLinks: true,
     ...(o.engines ? { engines: o.engines } : {}),

@@ -4,6 +4,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
+import type { Db } from '../../db/database.js';
 import { installAccessGuard, type Authenticator } from '../../http/access-guard.js';
 import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cache-dir.js';
 import { realEngineFactory } from './real-engine.js';
@@ -26,6 +27,8 @@ export interface UpscaleGroupOptions {
   /** '' when the service has its own host, else the path part of UPSCALE_URL. */
   prefix: string;
   authenticator: Authenticator;
+  /** Holds the replay records of keyed upscales. */
+  db: Db;
   now: () => Date;
   /** Result links as absolute URLs (a separate host) or paths on the PWA's origin. */
   absoluteLinks: boolean;
@@ -83,6 +86,7 @@ export async function registerUpscaleGroup(
       await group.register(multipart, { throwFileSizeLimit: false });
       registerUpscaleRoutes(group, {
         service,
+        db: o.db,
         signedUrls,
         now: o.now,
         uploadLimitBytes: config.uploadLimitBytes,

@@ -1,7 +1,7 @@
 // The upscale service's routes (spec §7), relative to the group's prefix. Replies are the
 // service's own shape: {status: "success", ...} or {status: "error", code, message}.
-import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.js';
 import { currentUser } from '../../http/current-user.js';
 import { parseRange } from '../../storage/file-routes.js';
 import { discardRestOfBody } from '../../http/multipart-form.js';
@@ -19,6 +19,8 @@ import { readUpload, type Upload } from './upscale-upload.js';
 
 export interface UpscaleRouteOptions {
   service: UpscaleService;
+  /** Holds the replay records of keyed upscales. */
+  db: Db;
   signedUrls: SignedUrls;
   now: () => Date;
   uploadLimitBytes: number;
@@ -82,9 +84,10 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     };
   });
 
-  // Finished answers kept beside the results, so a resend after a restart does not run the model again.
+  // Finished answers kept in the database, so a resend after a restart or to another replica does
+  // not run the model again.
   const replays = new DurableReplays(
-    path.join(o.service.dataDir, 'upscale-replays'),
+    o.db.kysely,
     o.now,
     (outcome) => o.service.store.has(outcome.resultId),
   );
@@ -135,7 +138,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
   // The designer's Cancel of a keyed single upscale: without it the job would outlive its aborted
   // request for the resend grace, holding an engine slot others wait for.
   app.delete<{ Params: { key: string } }>('/upscale/jobs/:key', async (request) => {
-    const found = idempotent.cancel(request.params.key, currentUser(request).id);
+    const found = await idempotent.cancel(request.params.key, currentUser(request).id);
     if (found === 'unknown') throw new UpscaleHttpError(404, 'not_found');
     if (found === 'not_owner') throw new UpscaleHttpError(403, 'forbidden');
     return {

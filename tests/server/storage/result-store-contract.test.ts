@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/db/database.js';
+import { migrateToLatest } from '../../../server/db/migrate.js';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
 import { DiskResultStore, type ResultStore } from '../../../server/modules/upscale/result-store.js';
@@ -150,9 +152,28 @@ for (const impl of implementations) {
           signedUrls: createSignedUrls(new Uint8Array(32), '/upscale-api'),
           now,
         });
+      // The replay records live in the database every process shares.
+      const db = await openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'loom.sqlite') });
+      await migrateToLatest(db);
+      const stamp = now().toISOString();
+      await db.kysely
+        .insertInto('users')
+        .values({
+          id: 1,
+          account: 'replays',
+          wechat_account: null,
+          phone: null,
+          international_code: '86',
+          display_name: 'Replays',
+          user_level: 'DESIGNER',
+          password_hash: null,
+          disabled: 0,
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .execute();
       const first = service(open());
-      const replays = (s: UpscaleService) =>
-        new DurableReplays(path.join(dataDir, 'upscale-replays'), now, (o) => s.store.has(o.resultId));
+      const replays = (s: UpscaleService) => new DurableReplays(db.kysely, now, (o) => s.store.has(o.resultId));
       const image = { filename: 'fabric.png', data: await makeImage('png') };
       const params: UpscaleParams = { modelName: 'up2x-conservative', tileMode: 0, cacheMode: 0, alpha: 1, format: 'png' };
       const live = () => new AbortController().signal;
@@ -188,6 +209,7 @@ for (const impl of implementations) {
       expect(await resend(third)).toMatchObject({ replayed: true, outcome: { resultId: answer.outcome.resultId } });
       expect(runs).toBe(2);
       await Promise.all([first.close(), second.close(), third.close()]);
+      await db.close();
     });
   });
 }

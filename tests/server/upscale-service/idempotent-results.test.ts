@@ -88,14 +88,14 @@ describe('idempotent upscale results', () => {
       Promise.reject(new Error('ran twice')),
     );
     await new Promise((r) => setTimeout(r, 0));
-    expect(results.cancel('k', 2)).toBe('not_owner');
+    expect(await results.cancel('k', 2)).toBe('not_owner');
     expect(held.signal().aborted).toBe(false);
 
-    expect(results.cancel('k', 1)).toBe('stopped');
+    expect(await results.cancel('k', 1)).toBe('stopped');
     expect(held.signal().aborted).toBe(true);
     await expect(first).rejects.toThrow('cancelled');
     await expect(joined).rejects.toThrow('cancelled');
-    expect(results.cancel('k', 1)).toBe('unknown');
+    expect(await results.cancel('k', 1)).toBe('unknown');
   });
 
   it('cancelling a finished job forgets its result: the resend runs afresh', async () => {
@@ -105,7 +105,7 @@ describe('idempotent upscale results', () => {
     await new Promise((r) => setTimeout(r, 0));
     held.finish();
     await first;
-    expect(results.cancel('k', 1)).toBe('discarded');
+    expect(await results.cancel('k', 1)).toBe('discarded');
     const again = heldWork();
     const second = results.run('k', 1, 'fp', new AbortController().signal, again.work);
     await new Promise((r) => setTimeout(r, 0));
