@@ -1,6 +1,8 @@
 // The small interface the generation and workshop modules use for long work. Today it is the
 // database-backed runner in this process (job-runner.ts); a distributed queue can take its place
 // behind the same four calls.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
 
 export interface EnqueueRequest {
   kind: string;
@@ -19,7 +21,15 @@ export type ProgressListener = (event: Record<string, unknown>) => void;
 export type CancelOutcome = 'cancelled' | 'requested' | 'not_running';
 
 export interface JobQueue {
-  enqueue(request: EnqueueRequest): Promise<number>;
+  /**
+   * Queues a job for a row (or answers the row's unfinished job). When `trx` is given the job is
+   * written in that transaction, so no row is without its job: both are committed, or neither.
+   * The transaction is over the app's base schema (`Transaction<Database>`, the type
+   * `db.transaction()` of the app's Kysely gives); a caller that needs its module's tables widens
+   * it with `trx.withTables<…>()` for its own writes and passes the base one here. A job queued in
+   * a transaction is picked up once it commits (at the latest by the queue's next poll).
+   */
+  enqueue(request: EnqueueRequest, options?: { trx?: Transaction<Database> }): Promise<number>;
   /** Cancels the unfinished job of a row: at once when it waits, by aborting it when it runs. */
   cancel(kind: string, refId: number): Promise<CancelOutcome>;
   /** True when the row has a job that has not finished. */

@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { createIdempotencyStore } from '../../http/idempotency-store.js';
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from '../../jobs/job-runner.js';
 import { createDiskFileStore } from '../../storage/disk-file-store.js';
 import { createFileLinks } from '../../storage/signed-file-links.js';
@@ -52,6 +53,8 @@ export function createGenerationModule(o: {
   const runner = new JobRunner({ ...DEFAULT_RUNNER_OPTIONS, ...o.runner, db, now: o.now, log: o.log });
   const ctx: GenerationModule = {
     db,
+    baseDb: o.db.kysely,
+    idempotency: createIdempotencyStore(o.db.kysely, o.now),
     repo,
     files: createDiskFileStore(db, o.config.dataDir, o.now),
     links,
