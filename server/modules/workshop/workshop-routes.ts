@@ -132,8 +132,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
-      await repo.update(row.id, {
-        status: 'pending',
+      const reopened = await repo.move(row.id, 'pending', {
         result_text: null,
         result_file_ids: null,
         confidence: null,
@@ -143,6 +142,8 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
         processing_ms: null,
         ...NO_FAILURE,
       });
+      // Another retry got there first: it queued the run.
+      if (!reopened) throw new AppError(409, 'still_running');
       await enqueue(row.id, row.user_id, model);
       const [view] = await views.items([(await repo.item(row.id))!], locale(request));
       return ok(request, view, 'generation_started');
