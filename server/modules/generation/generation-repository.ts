@@ -63,11 +63,14 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
     },
     /** Moves a request to `to` (with `values`) if REQUEST_MOVES allows it from its state now; true when it did. */
     async moveRequest(id: number, to: GenerationStatus, values: Omit<Updateable<GenerationRequestsTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(REQUEST_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
       const r = await db
         .updateTable('generation_requests')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', movableFrom(REQUEST_MOVES, to))
+        .where('status', 'in', from)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -151,11 +154,14 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
     },
     /** Moves an image to `to` (with `values`) if IMAGE_MOVES allows it from its state now; true when it did. */
     async moveImage(id: number, to: GenerationStatus, values: Omit<Updateable<GeneratedImagesTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(IMAGE_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
       const r = await db
         .updateTable('generated_images')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', movableFrom(IMAGE_MOVES, to))
+        .where('status', 'in', from)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
@@ -257,11 +263,14 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
     },
     /** Moves a video to `to` (with `values`) if VIDEO_MOVES allows it from its state now; true when it did. */
     async moveVideo(id: number, to: GenerationStatus, values: Omit<Updateable<VideoGenerationsTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(VIDEO_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
       const r = await db
         .updateTable('video_generations')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', movableFrom(VIDEO_MOVES, to))
+        .where('status', 'in', from)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },

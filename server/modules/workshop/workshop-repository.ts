@@ -36,11 +36,14 @@ export function createWorkshopRepository(db: GenerationDb, now: () => Date) {
     },
     /** Moves an item to `to` (with `values`) if WORKSHOP_MOVES allows it from its state now; true when it did. */
     async move(id: number, to: WorkshopStatus, values: Omit<Updateable<WorkshopItemsTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(WORKSHOP_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
       const r = await db
         .updateTable('workshop_items')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', movableFrom(WORKSHOP_MOVES, to))
+        .where('status', 'in', from)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
