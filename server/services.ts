@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { createAttemptLimits } from './http/attempt-limiter.js';
+import { createIdempotencyStore } from './http/idempotency-store.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { createAuthService } from './modules/auth/auth-service.js';
 import { createPasswordHasher } from './modules/auth/passwords.js';
@@ -11,7 +12,6 @@ import { createOutboxSender, createWebhookSender, type SmsSender } from './modul
 import { createVerificationCodes } from './modules/auth/verification-codes.js';
 import { createUsersRepository } from './modules/users/users-repository.js';
 import { createUsersService } from './modules/users/users-service.js';
-import { createIdempotencyStore } from './modules/prompts/idempotency-store.js';
 import { promptDb } from './modules/prompts/prompt-tables.js';
 import { createPromptsRepository } from './modules/prompts/prompts-repository.js';
 import { createPromptsService } from './modules/prompts/prompts-service.js';
@@ -55,7 +55,7 @@ export function createServices(config: AppConfig, db: Db, log: FastifyBaseLogger
     prompts: createPromptsService(
       promptDb(db.kysely),
       createPromptsRepository(now),
-      createIdempotencyStore(promptDb(db.kysely), now),
+      createIdempotencyStore(db.kysely, now),
     ),
   };
 }

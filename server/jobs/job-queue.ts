@@ -26,6 +26,14 @@ export interface EnqueueOptions {
 export type CancelOutcome = 'cancelled' | 'requested' | 'not_running';
 
 export interface JobQueue {
+  /**
+   * Queues a job for a row (or answers the row's unfinished job). When `trx` is given the job is
+   * written in that transaction, so no row is without its job: both are committed, or neither.
+   * The transaction is over the app's base schema (`Transaction<Database>`, the type
+   * `db.transaction()` of the app's Kysely gives); a caller that needs its module's tables widens
+   * it with `trx.withTables<…>()` for its own writes and passes the base one here. A job queued in
+   * a transaction is picked up once it commits (at the latest by the queue's next poll).
+   */
   enqueue(request: EnqueueRequest, options?: EnqueueOptions): Promise<number>;
   /** Cancels the unfinished job of a row: at once when it waits, by aborting it when it runs. */
   cancel(kind: string, refId: number): Promise<CancelOutcome>;

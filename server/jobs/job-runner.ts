@@ -8,8 +8,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ProviderError } from '../providers/capabilities.js';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffOptions } from './backoff.js';
 import type { JobContext, JobHandler } from './job-handler.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { CancelOutcome, EnqueueRequest, JobQueue, ProgressListener } from './job-queue.js';
-import type { JobDb, JobRow } from './job-table.js';
+import type { JobDb, JobRow, JobTables } from './job-table.js';
 import { ProgressBus } from './progress-bus.js';
 
 export interface JobRunnerOptions {
@@ -93,11 +95,13 @@ export class JobRunner implements JobQueue {
       .execute();
   }
 
-  async enqueue(request: EnqueueRequest): Promise<number> {
-    const existing = await this.unfinished(request.kind, request.refId);
+  async enqueue(request: EnqueueRequest, options?: { trx?: Transaction<Database> }): Promise<number> {
+    // In the caller's transaction when given (SQLite has one connection: a query outside it would wait for it).
+    const db: JobDb = options?.trx ? options.trx.withTables<JobTables>() : this.o.db;
+    const existing = await this.unfinished(request.kind, request.refId, db);
     if (existing) return existing.id;
     const now = this.o.now();
-    const row = await this.o.db
+    const row = await db
       .insertInto('jobs')
       .values({
         kind: request.kind,
@@ -118,6 +122,8 @@ export class JobRunner implements JobQueue {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // Inside a transaction the row is not visible yet: on SQLite the tick waits for the commit, on
+    // PostgreSQL the next poll finds it.
     this.wake();
     return Number(row.id);
   }
@@ -166,8 +172,8 @@ export class JobRunner implements JobQueue {
     this.bus.publish(topic, event);
   }
 
-  private unfinished(kind: string, refId: number): Promise<JobRow | undefined> {
-    return this.o.db
+  private unfinished(kind: string, refId: number, db: JobDb = this.o.db): Promise<JobRow | undefined> {
+    return db
       .selectFrom('jobs')
       .selectAll()
       .where('kind', '=', kind)

@@ -7,6 +7,9 @@ import { checkedAnalysis } from './analysis-check.js';
 import { failureColumns, NO_FAILURE } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { laneOf } from './generation-providers.js';
+import { createGenerationRepository } from './generation-repository.js';
+import { generationDb } from './generation-tables.js';
+import { mustMove, stopsWhenRowMovesOn } from './row-states.js';
 import { CANDIDATE_COUNT, JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
 import { inputImage } from './stored-images.js';
 import { parseAnalysis, parseFabric } from './stored-json.js';
@@ -21,7 +24,7 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
     kind: JOB_KINDS.analysis,
     lane: () => laneOf(ctx.providers.analyser),
     timeoutMs: ANALYSIS_TIMEOUT_MS,
-    async run({ job, signal, publish }) {
+    run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       const request = await repo.request(job.ref_id);
       if (!request) return;
       if (request.status === 'completed') {
@@ -30,11 +33,9 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
       }
       const topic = topics.request(request.id);
       const send = (event: GenerationEvent) => publish(topic, event);
-      await repo.updateRequest(request.id, {
-        status: 'generating',
-        started_at: request.started_at ?? repo.now(),
-        ...NO_FAILURE,
-      });
+      signal.throwIfAborted();
+      const what = `request ${request.id}`;
+      mustMove(await repo.moveRequest(request.id, 'generating', { started_at: request.started_at ?? repo.now(), ...NO_FAILURE }), what);
       send({ type: 'started' });
 
       let analysis = parseAnalysis(request.analysis_json);
@@ -60,19 +61,26 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
         signal.throwIfAborted();
         const result = checkedAnalysis(raw);
         analysis = result.data;
-        await repo.updateRequest(request.id, {
+        const saved = await repo.moveRequest(request.id, 'generating', {
           analysis_text: result.text,
           analysis_json: JSON.stringify(result.data),
           model: result.model,
           provider: slot.provider,
         });
+        mustMove(saved, what);
       }
       send({ type: 'analysed' });
+      signal.throwIfAborted();
 
       // The candidate rows exist before their job, so a recovering client sees six places at once.
-      const existing = await repo.imagesOfRequests([request.id]);
-      if (existing.length === 0) {
-        await repo.insertImages(
+      // They are written only while the request still runs: the guard's row lock holds a cancel's
+      // write until they are committed, and the cancel then fails them with the request. (A crash
+      // before the job is queued re-runs this job, which finds the rows and queues it.)
+      await ctx.baseDb.transaction().execute(async (trx) => {
+        const inTrx = createGenerationRepository(generationDb(trx), ctx.now);
+        mustMove(await inTrx.moveRequest(request.id, 'generating'), what);
+        if ((await inTrx.imagesOfRequests([request.id])).length > 0) return;
+        await inTrx.insertImages(
           Array.from({ length: CANDIDATE_COUNT }, (_, position) => ({
             user_id: request.user_id,
             request_id: request.id,
@@ -96,14 +104,16 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
             ...NO_FAILURE,
           })),
         );
-      }
+      });
+      signal.throwIfAborted();
       await ctx.jobs.enqueue({ kind: JOB_KINDS.candidates, refId: request.id, userId: request.user_id });
-    },
+    }),
     async fail(job, error, _reason, publish) {
-      // A cancel that lands as the work finishes must not turn finished work into a failure.
-      if ((await repo.request(job.ref_id))?.status === 'completed') return;
+      // Finished work stays finished: a cancel that lands as the work completes changes nothing.
       const failure = failureColumns(error, 'analysis_error', 'analysis_format_error');
-      await repo.updateRequest(job.ref_id, { status: 'failed', ...failure });
+      if (!(await repo.moveRequest(job.ref_id, 'failed', failure))) return;
+      // Candidate rows made just before the cancel end with their request.
+      await repo.failOpenImages({ requestId: job.ref_id }, failure);
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

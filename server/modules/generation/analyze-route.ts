@@ -238,7 +238,7 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
     const running =
       (await ctx.jobs.isActive(JOB_KINDS.analysis, row.id)) || (await ctx.jobs.isActive(JOB_KINDS.candidates, row.id));
     if (!running) {
-      if (row.status === 'failed') await ctx.repo.updateRequest(row.id, { status: 'pending' });
+      if (row.status === 'failed') await ctx.repo.reopenRequest(row.id);
       await ctx.jobs.enqueue({ kind: JOB_KINDS.analysis, refId: row.id, userId: row.user_id });
     } else if (row.status === 'generating') {
       sendProgress(10, 'progress_engine_ready');

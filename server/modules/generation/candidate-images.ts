@@ -1,10 +1,12 @@
 // Generating images into rows made beforehand (the six candidates of a request, or the images of a
 // regenerate run): only rows not yet completed are asked for, each image is saved the moment the
 // provider hands it over (so a cut stream or a crash loses nothing finished), and rows the
-// provider left without an image end as failed.
+// provider left without an image end as failed. Every write is a guarded move (row-states.ts): an
+// image a cancel already failed is never brought back, and the run stops with RowMovedOn.
 import { ProviderError, type GeneratedImage, type ImageGenerationInput } from '../../providers/capabilities.js';
 import type { ImageGenerator } from '../../providers/capabilities.js';
 import { failureColumns, NO_FAILURE } from './failure.js';
+import { mustMove, RowMovedOn } from './row-states.js';
 import type { GenerationContext } from './generation-context.js';
 import type { ProviderSlot } from './generation-providers.js';
 import type { GeneratedImageRow } from './generation-tables.js';
@@ -24,7 +26,8 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
   const open = o.rows.filter((r) => r.status !== 'completed');
   let done = o.rows.length - open.length;
   if (open.length === 0) return done;
-  for (const row of open) await ctx.repo.updateImage(row.id, { status: 'generating', ...NO_FAILURE });
+  o.input.signal.throwIfAborted();
+  for (const row of open) mustMove(await ctx.repo.moveImage(row.id, 'generating', NO_FAILURE), `image ${row.id}`);
 
   const saved = new Set<number>();
   let chain = Promise.resolve();
@@ -39,7 +42,6 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
         const file = await saveGeneratedImage(ctx.files, image);
         o.input.signal.throwIfAborted();
         const completed = {
-          status: 'completed' as const,
           file_id: file.fileId,
           thumbnail_file_id: file.thumbnailFileId,
           width: file.width,
@@ -49,9 +51,9 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
           provider: o.slot.provider,
           completed_at: ctx.repo.now(),
         };
-        await ctx.repo.updateImage(row.id, completed);
+        mustMove(await ctx.repo.moveImage(row.id, 'completed', completed), `image ${row.id}`);
         done++;
-        o.onSaved({ ...row, ...completed }, done, o.rows.length);
+        o.onSaved({ ...row, ...completed, status: 'completed' }, done, o.rows.length);
       } catch (error) {
         saveError = error;
       }
@@ -66,7 +68,7 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
   } catch (error) {
     // What arrived before the failure is kept: a retry asks only for the rest.
     await chain;
-    throw error;
+    throw saveError instanceof RowMovedOn ? saveError : error;
   }
   // Images handed over only in the final answer are saved too, with the model now known.
   result.images.forEach((image, index) => save(image, index, result.model));
@@ -75,15 +77,13 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
   if (saveError) throw saveError;
   // The model is only known at the end: the rows saved on the way get it now.
   for (const row of open) {
-    if (saved.has(open.indexOf(row))) await ctx.repo.updateImage(row.id, { model: result.model });
+    if (saved.has(open.indexOf(row))) mustMove(await ctx.repo.moveImage(row.id, 'completed', { model: result.model }), `image ${row.id}`);
   }
   if (done === 0) throw new ProviderError('bad_response', 'the provider returned no image');
   const missing = open.filter((_, index) => !saved.has(index));
   for (const row of missing) {
-    await ctx.repo.updateImage(row.id, {
-      status: 'failed',
-      ...failureColumns(new ProviderError('bad_response', `the provider returned ${result.images.length} of ${open.length} images`), o.failureKey),
-    });
+    const failure = failureColumns(new ProviderError('bad_response', `the provider returned ${result.images.length} of ${open.length} images`), o.failureKey);
+    mustMove(await ctx.repo.moveImage(row.id, 'failed', failure), `image ${row.id}`);
   }
   return done;
 }

@@ -6,6 +6,7 @@ import { failureColumns } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { laneOf } from './generation-providers.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { mustMove, stopsWhenRowMovesOn } from './row-states.js';
 import { inputImage } from './stored-images.js';
 import { parseAnalysis } from './stored-json.js';
 
@@ -17,7 +18,7 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
     kind: JOB_KINDS.candidates,
     lane: () => laneOf(ctx.providers.imageGenerator),
     timeoutMs: CANDIDATES_TIMEOUT_MS,
-    async run({ job, signal, publish }) {
+    run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       const request = await repo.request(job.ref_id);
       if (!request) return;
       if (request.status === 'completed') {
@@ -27,6 +28,8 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
       const slot = ctx.providers.imageGenerator;
       if (!slot) throw new ProviderError('unavailable', 'no image generator is configured');
       const topic = topics.request(request.id);
+      // Still running (not cancelled meanwhile)? The images are written only then.
+      mustMove(await repo.moveRequest(request.id, 'generating'), `request ${request.id}`);
       const analysis = parseAnalysis(request.analysis_json);
       const uploads = await repo.uploads([request.id]);
       const sources = await Promise.all(uploads.map((u) => inputImage(ctx.files, u.file_id, u.role)));
@@ -46,15 +49,14 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
         onSaved: (row, done, total) =>
           publish(topic, { type: 'image_ready', image_id: row.id, index: done, total } satisfies GenerationEvent),
       });
-      await repo.updateRequest(request.id, { status: 'completed', completed_at: repo.now() });
+      mustMove(await repo.moveRequest(request.id, 'completed', { completed_at: repo.now() }), `request ${request.id}`);
       publish(topic, { type: 'completed' } satisfies GenerationEvent);
-    },
+    }),
     async fail(job, error, _reason, publish) {
-      // A cancel that lands as the work finishes must not turn finished work into a failure.
-      if ((await repo.request(job.ref_id))?.status === 'completed') return;
+      // Finished work stays finished: a cancel that lands as the work completes changes nothing.
       const failure = failureColumns(error, 'image_generation_failed');
       await repo.failOpenImages({ requestId: job.ref_id }, failure);
-      await repo.updateRequest(job.ref_id, { status: 'failed', ...failure });
+      if (!(await repo.moveRequest(job.ref_id, 'failed', failure))) return;
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

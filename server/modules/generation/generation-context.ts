@@ -2,6 +2,9 @@
 // and the providers. Built once per app by generation-module.ts.
 import type { FastifyBaseLogger } from 'fastify';
 import type { UploadBudget } from '../../http/upload-budget.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { IdempotencyStore } from '../../http/idempotency-store.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { FileStore } from '../../storage/file-store.js';
 import type { FileLinks } from '../../storage/signed-file-links.js';
@@ -13,6 +16,13 @@ import type { ViewBuilder } from './generation-views.js';
 
 export interface GenerationContext {
   db: GenerationDb;
+  /**
+   * The same database over the app's base schema: transactions that also queue a job start here
+   * (the job queue takes a `Transaction<Database>`); writes in them widen it with generationDb().
+   */
+  baseDb: Kysely<Database>;
+  /** Idempotency-Key replays of the create calls (the prompt calls' store). */
+  idempotency: IdempotencyStore;
   repo: GenerationRepository;
   files: FileStore;
   links: FileLinks;

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
+import { createIdempotencyStore } from '../../http/idempotency-store.js';
 import { UploadBudget } from '../../http/upload-budget.js';
 import { createJobEngine, type JobEngine, type RunnerOverrides, type TeamOverrides } from '../../jobs/job-engine.js';
 import { createFileStore } from '../../storage/file-store.js';
@@ -61,6 +62,8 @@ export function createGenerationModule(o: {
   const runner = createJobEngine({ config: o.config, db: o.db, jobDb: db, log: o.log, now: o.now, runner: o.runner, team: o.team });
   const ctx: GenerationModule = {
     db,
+    baseDb: o.db.kysely,
+    idempotency: createIdempotencyStore(o.db.kysely, o.now),
     repo,
     files: createFileStore(db, o.config, o.now),
     links,

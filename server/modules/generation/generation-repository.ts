@@ -1,6 +1,8 @@
 // Queries of the generation tables. Every read that serves a user is scoped to that user's rows;
-// the job handlers read by id.
+// the job handlers read by id. Every write to a row after its insert is a guarded move
+// (row-states.ts): it applies only from the states its table allows, and says whether it did.
 import type { Insertable, Updateable } from 'kysely';
+import { IMAGE_MOVES, movableFrom, REQUEST_MOVES, VIDEO_MOVES } from './row-states.js';
 import type {
   GeneratedImageRow,
   GeneratedImagesTable,
@@ -59,12 +61,39 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
       if (clientRequestIds) q = q.where('client_request_id', 'in', clientRequestIds);
       return q.orderBy('id', 'desc').limit(limit).execute();
     },
-    async updateRequest(id: number, values: Updateable<GenerationRequestsTable>) {
-      await db
+    /** Moves a request to `to` (with `values`) if REQUEST_MOVES allows it from its state now; true when it did. */
+    async moveRequest(id: number, to: GenerationStatus, values: Omit<Updateable<GenerationRequestsTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(REQUEST_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
+      const r = await db
         .updateTable('generation_requests')
-        .set({ ...values, updated_at: stamp() })
+        .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .execute();
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /** A resend of a failed request starts it over: the request and its failed candidates back to pending. */
+    async reopenRequest(id: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const t = stamp();
+        const r = await trx
+          .updateTable('generation_requests')
+          .set({ status: 'pending', updated_at: t })
+          .where('id', '=', id)
+          .where('status', 'in', movableFrom(REQUEST_MOVES, 'pending'))
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        await trx
+          .updateTable('generated_images')
+          .set({ status: 'pending', updated_at: t })
+          .where('request_id', '=', id)
+          .where('parent_image_id', 'is', null)
+          .where('status', 'in', movableFrom(IMAGE_MOVES, 'pending'))
+          .execute();
+        return true;
+      });
     },
     uploads(requestIds: number[]) {
       if (requestIds.length === 0) return Promise.resolve([]);
@@ -123,19 +152,25 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
       if (page.status) q = q.where('status', '=', page.status);
       return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
     },
-    async updateImage(id: number, values: Updateable<GeneratedImagesTable>) {
-      await db
+    /** Moves an image to `to` (with `values`) if IMAGE_MOVES allows it from its state now; true when it did. */
+    async moveImage(id: number, to: GenerationStatus, values: Omit<Updateable<GeneratedImagesTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(IMAGE_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
+      const r = await db
         .updateTable('generated_images')
-        .set({ ...values, updated_at: stamp() })
+        .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .execute();
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
     /** Marks every unfinished image of a request or a regenerate run as failed. */
-    async failOpenImages(where: { requestId: number } | { generationId: string }, values: Updateable<GeneratedImagesTable>) {
+    async failOpenImages(where: { requestId: number } | { generationId: string }, values: Omit<Updateable<GeneratedImagesTable>, 'status'>) {
       let q = db
         .updateTable('generated_images')
         .set({ ...values, status: 'failed', updated_at: stamp() })
-        .where('status', 'in', ['pending', 'generating']);
+        .where('status', 'in', movableFrom(IMAGE_MOVES, 'failed'));
       q =
         'requestId' in where
           ? q.where('request_id', '=', where.requestId).where('parent_image_id', 'is', null)
@@ -226,12 +261,18 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
       if (page.status) q = q.where('status', '=', page.status);
       return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
     },
-    async updateVideo(id: number, values: Updateable<VideoGenerationsTable>) {
-      await db
+    /** Moves a video to `to` (with `values`) if VIDEO_MOVES allows it from its state now; true when it did. */
+    async moveVideo(id: number, to: GenerationStatus, values: Omit<Updateable<VideoGenerationsTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(VIDEO_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
+      const r = await db
         .updateTable('video_generations')
-        .set({ ...values, updated_at: stamp() })
+        .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .execute();
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
 
     async fileMimeTypes(ids: (string | null)[]): Promise<Map<string, string>> {

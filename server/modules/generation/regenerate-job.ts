@@ -7,6 +7,7 @@ import { failureColumns } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { laneOf } from './generation-providers.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { stopsWhenRowMovesOn } from './row-states.js';
 import { inputImage } from './stored-images.js';
 import { parseAnalysis } from './stored-json.js';
 
@@ -19,7 +20,8 @@ export function regenerateJob(ctx: GenerationContext): JobHandler {
     kind: JOB_KINDS.regenerate,
     lane: () => laneOf(ctx.providers.imageGenerator),
     timeoutMs: REGENERATE_TIMEOUT_MS,
-    async run({ job, signal, publish }) {
+    // fillImageRows' guarded writes stop the run once a cancel failed the run's images.
+    run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       const lead = await repo.image(job.ref_id);
       if (!lead) return;
       const slot = ctx.providers.imageGenerator;
@@ -47,7 +49,7 @@ export function regenerateJob(ctx: GenerationContext): JobHandler {
           publish(topic, { type: 'image_ready', image_id: row.id, index: done, total } satisfies GenerationEvent),
       });
       publish(topic, { type: 'completed' } satisfies GenerationEvent);
-    },
+    }),
     async fail(job, error, _reason, publish) {
       const generationId = await generationOf(job.ref_id);
       if (!generationId) return;

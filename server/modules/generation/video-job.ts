@@ -19,6 +19,7 @@ import type { GenerationContext } from './generation-context.js';
 import { laneOf } from './generation-providers.js';
 import type { VideoGenerationRow } from './generation-tables.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
+import { mustMove, stopsWhenRowMovesOn } from './row-states.js';
 import { inputImage } from './stored-images.js';
 import { parseCamera } from './stored-json.js';
 
@@ -73,7 +74,9 @@ export function videoJob(ctx: GenerationContext): JobHandler {
     kind: JOB_KINDS.video,
     lane: () => laneOf(ctx.providers.videoGenerator),
     timeoutMs: VIDEO_TIMEOUT_MS,
-    async run({ job, signal, publish }) {
+    // Every write is a guarded move: once a cancel or a finish moved the row on, the next write
+    // does not apply and the run stops there.
+    run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       let row = await repo.video(job.ref_id);
       if (!row || row.status === 'completed') return;
       const slot = ctx.providers.videoGenerator;
@@ -90,7 +93,8 @@ export function videoJob(ctx: GenerationContext): JobHandler {
           row.kind === 'first-last-frame' && row.last_frame_file_id
             ? await inputImage(ctx.files, row.last_frame_file_id, 'last-frame')
             : undefined;
-        await repo.updateVideo(row.id, { status: 'generating', progress: 1, started_at: startedAt, task_id: null, ...NO_FAILURE });
+        signal.throwIfAborted();
+        mustMove(await repo.moveVideo(row.id, 'generating', { progress: 1, started_at: startedAt, task_id: null, ...NO_FAILURE }), `video ${row.id}`);
         send({ type: 'started' });
         const task = await slot.impl.startVideo(
           {
@@ -109,9 +113,9 @@ export function videoJob(ctx: GenerationContext): JobHandler {
         );
         signal.throwIfAborted();
         taskId = task.taskId;
-        await repo.updateVideo(row.id, { task_id: taskId, model: task.model, provider: slot.provider });
+        mustMove(await repo.moveVideo(row.id, 'generating', { task_id: taskId, model: task.model, provider: slot.provider }), `video ${row.id}`);
       } else {
-        await repo.updateVideo(row.id, { status: 'generating', ...NO_FAILURE });
+        mustMove(await repo.moveVideo(row.id, 'generating', NO_FAILURE), `video ${row.id}`);
         send({ type: 'started' });
       }
       row = (await repo.video(row.id))!;
@@ -123,15 +127,14 @@ export function videoJob(ctx: GenerationContext): JobHandler {
         signal.throwIfAborted();
         if (state.state === 'failed') {
           // A task that failed is not polled again: a retry starts a new one.
-          await repo.updateVideo(row.id, { task_id: null });
+          mustMove(await repo.moveVideo(row.id, 'generating', { task_id: null }), `video ${row.id}`);
           throw state.error;
         }
         if (state.state === 'succeeded') {
           const saved = await store(row, state, signal);
           signal.throwIfAborted();
           const completedAt = repo.now();
-          await repo.updateVideo(row.id, {
-            status: 'completed',
+          const moved = await repo.moveVideo(row.id, 'completed', {
             progress: 100,
             provider_file_id: state.fileId ?? null,
             result_file_id: saved.file.id,
@@ -141,6 +144,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
             completed_at: completedAt,
             processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
           });
+          mustMove(moved, `video ${row.id}`);
           send({ type: 'completed' });
           return;
         }
@@ -148,16 +152,15 @@ export function videoJob(ctx: GenerationContext): JobHandler {
         const progress = Math.min(95, Math.max(2, Math.round(5 + (90 * elapsed) / EXPECTED_MS)));
         if (progress !== lastProgress) {
           lastProgress = progress;
-          await repo.updateVideo(row.id, { progress });
+          mustMove(await repo.moveVideo(row.id, 'generating', { progress }), `video ${row.id}`);
           send({ type: 'progress', progress });
         }
       }
-    },
+    }),
     async fail(job, error, _reason, publish) {
-      // A cancel that lands as the video finishes must not turn a finished video into a failure.
-      if ((await repo.video(job.ref_id))?.status === 'completed') return;
+      // A finished video stays finished: a cancel that lands as it completes changes nothing.
       const failure = failureColumns(error, 'video_generation_failed');
-      await repo.updateVideo(job.ref_id, { status: 'failed', ...failure });
+      if (!(await repo.moveVideo(job.ref_id, 'failed', failure))) return;
       publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

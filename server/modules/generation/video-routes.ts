@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
+import { fingerprintOf, idempotencyKeyOf } from '../../http/idempotency-store.js';
 import { ok } from '../../http/envelope.js';
 import { localeFrom, message } from '../../http/messages.js';
 import { idListField, idParams } from '../../http/strict-numbers.js';
@@ -30,7 +31,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
     {
       config: {
         openapi: {
-          summary: `Start video generations from generated images (one spec, or items: up to ${MAX_VIDEOS_PER_CALL})`,
+          summary: `Start video generations from generated images (one spec, or items: up to ${MAX_VIDEOS_PER_CALL}); all or none, replayed by Idempotency-Key`,
           tags: ['video'],
           body: createVideosSchema,
         },
@@ -38,10 +39,18 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
     },
     async (request, reply) => {
       const user = currentUser(request);
+      const key = idempotencyKeyOf(request);
       const { items } = validate(createVideosSchema, request.body);
-      const rows = await service.create(user.id, items, locale(request));
-      reply.code(201);
-      return { ...ok(request, await ctx.views.videos(rows, locale(request)), 'generation_started'), code: 201 };
+      const result = await service.create(user.id, items, locale(request), {
+        key,
+        fingerprint: fingerprintOf('POST', '/user/video-generations', items),
+      });
+      // A replay shows the rows the first call made, as they are now.
+      const found = await ctx.repo.videosOfUser(user.id, result.data.ids);
+      const rows = result.data.ids.map((id) => found.find((r) => r.id === id)).filter((r): r is VideoGenerationRow => !!r);
+      reply.code(result.status);
+      if (result.replayed) void reply.header('idempotent-replayed', 'true');
+      return { ...ok(request, await ctx.views.videos(rows, locale(request)), result.messageKey), code: result.status };
     },
   );
 

@@ -1,13 +1,19 @@
 // Creating video generations from generated images, and retrying one from its original
 // parameters. What the call asked for is kept with the row (params_json) so a retry asks again.
+// A call with several videos is all or nothing: every item is checked before any row is made,
+// and the rows and their jobs are written in one transaction (replayed by Idempotency-Key).
+import type { Insertable, Transaction } from 'kysely';
 import { z } from 'zod';
+import type { Database } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
+import type { IdempotentResult } from '../../http/idempotency-store.js';
 import type { Locale } from '../../http/messages.js';
 import { idField, integerField } from '../../http/strict-numbers.js';
 import { CAMERA_MOVES } from '../../providers/capabilities.js';
 import { ASPECTS, MAX_PROMPT_LENGTH } from './analyze-form.js';
 import type { GenerationContext } from './generation-context.js';
-import type { VideoGenerationRow } from './generation-tables.js';
+import { createGenerationRepository, type GenerationRepository } from './generation-repository.js';
+import { generationDb, type VideoGenerationRow, type VideoGenerationsTable } from './generation-tables.js';
 import { MAX_VIDEO_PROMPT_LENGTH } from './history-routes.js';
 import { JOB_KINDS } from './job-topics.js';
 import { requireSlot } from './generation-providers.js';
@@ -52,13 +58,20 @@ export const createVideosSchema = z.union([
   videoSpecSchema.transform((spec) => ({ items: [spec] })),
 ]);
 
+type NewVideo = Omit<Insertable<VideoGenerationsTable>, 'created_at' | 'updated_at'>;
+
+/** What a create call stores for a replay: the ids it made (a replay shows those rows as they are now). */
+export interface CreatedVideos {
+  ids: number[];
+}
+
 export function createVideoService(ctx: GenerationContext) {
   const { repo } = ctx;
 
-  /** Checks a spec against the user's rows and makes its row and job. */
-  const createOne = async (userId: number, spec: VideoSpec, language: Locale, retryOf?: number): Promise<VideoGenerationRow> => {
+  /** Checks a spec against the user's rows (read through `reader`) and answers the row to insert; makes nothing. */
+  const prepare = async (reader: GenerationRepository, userId: number, spec: VideoSpec, language: Locale, retryOf?: number): Promise<NewVideo> => {
     const ids = [spec.image_id, ...(spec.kind === 'first-last-frame' && spec.last_image_id ? [spec.last_image_id] : [])];
-    const images = await repo.imagesOfUser(userId, ids);
+    const images = await reader.imagesOfUser(userId, ids);
     const source = images.find((i) => i.id === spec.image_id);
     const last = spec.kind === 'first-last-frame' ? images.find((i) => i.id === spec.last_image_id) : undefined;
     if (!source || (spec.kind === 'first-last-frame' && !last)) throw new AppError(404, 'not_found');
@@ -70,13 +83,13 @@ export function createVideoService(ctx: GenerationContext) {
     let promptText = spec.prompt;
     let camera = spec.camera;
     if (spec.video_prompt_id !== undefined) {
-      const chosen = await repo.videoPrompt(spec.video_prompt_id);
+      const chosen = await reader.videoPrompt(spec.video_prompt_id);
       if (!chosen || chosen.user_id !== userId) throw new AppError(404, 'not_found');
       promptText ||= chosen.prompt;
       if (camera.length === 0) camera = JSON.parse(chosen.camera_json) as typeof camera;
     }
-    const now = repo.now();
-    const row = await repo.insertVideo({
+    const now = reader.now();
+    return {
       user_id: userId,
       source_image_id: source.id,
       last_image_id: last?.id ?? null,
@@ -113,17 +126,43 @@ export function createVideoService(ctx: GenerationContext) {
       error_code: null,
       error_key: null,
       error_detail: null,
-    });
-    await ctx.jobs.enqueue({ kind: JOB_KINDS.video, refId: row.id, userId });
-    return row;
+    };
+  };
+
+  /** Checks every spec, then makes every row and its job in the transaction; the first refusal makes nothing. */
+  const createAll = async (
+    trx: Transaction<Database>,
+    userId: number,
+    specs: VideoSpec[],
+    language: Locale,
+    retryOf?: number,
+  ): Promise<VideoGenerationRow[]> => {
+    const inTrx = createGenerationRepository(generationDb(trx), ctx.now);
+    const prepared: NewVideo[] = [];
+    for (const spec of specs) prepared.push(await prepare(inTrx, userId, spec, language, retryOf));
+    const rows: VideoGenerationRow[] = [];
+    for (const values of prepared) {
+      const row = await inTrx.insertVideo(values);
+      await ctx.jobs.enqueue({ kind: JOB_KINDS.video, refId: row.id, userId }, { trx });
+      rows.push(row);
+    }
+    return rows;
   };
 
   return {
-    async create(userId: number, specs: VideoSpec[], language: Locale): Promise<VideoGenerationRow[]> {
+    /** Makes the videos (all or none); with an Idempotency-Key a resend answers the first call's ids. */
+    async create(
+      userId: number,
+      specs: VideoSpec[],
+      language: Locale,
+      idempotency: { key: string | undefined; fingerprint: string },
+    ): Promise<IdempotentResult & { data: CreatedVideos }> {
       requireSlot(ctx.providers, 'videoGenerator');
-      const rows: VideoGenerationRow[] = [];
-      for (const spec of specs) rows.push(await createOne(userId, spec, language));
-      return rows;
+      const result = await ctx.idempotency.run(userId, idempotency.key, idempotency.fingerprint, async (trx) => {
+        const rows = await createAll(trx, userId, specs, language);
+        return { status: 201, messageKey: 'generation_started', data: { ids: rows.map((r) => r.id) } satisfies CreatedVideos };
+      });
+      return { ...result, data: result.data as CreatedVideos };
     },
 
     /** A new generation from a finished one's original parameters. */
@@ -135,7 +174,8 @@ export function createVideoService(ctx: GenerationContext) {
       const original = parseObject(row.params_json);
       const params = original ? videoSpecSchema.safeParse(original) : undefined;
       if (!params?.success) throw new AppError(400, 'cannot_retry_without_parameters');
-      return createOne(userId, params.data, language, row.id);
+      const [created] = await ctx.baseDb.transaction().execute((trx) => createAll(trx, userId, [params.data], language, row.id));
+      return created!;
     },
 
     async cancel(userId: number, id: number): Promise<VideoGenerationRow> {

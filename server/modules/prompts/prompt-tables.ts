@@ -1,6 +1,7 @@
 // Table shapes of prompt management, added to the shared schema with Kysely's withTables.
 import type { Generated, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { IdempotencyKeysTable } from '../../http/idempotency-store.js';
 
 export const PROMPT_TYPES = ['image', 'video', 'moments'] as const;
 export type PromptType = (typeof PROMPT_TYPES)[number];
@@ -15,15 +16,6 @@ export interface PromptsTable {
   updated_at: string;
   created_by: string;
   updated_by: string;
-}
-
-export interface IdempotencyKeysTable {
-  user_id: number;
-  key: string;
-  fingerprint: string;
-  status: number;
-  response: string;
-  created_at: string;
 }
 
 // A type alias, not an interface: withTables needs an index-compatible record type.

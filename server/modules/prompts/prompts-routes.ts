@@ -2,16 +2,12 @@
 // an Idempotency-Key header: the PWA's offline outbox replays with it and is applied once.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
 import { ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
-import { fingerprintOf, type IdempotentResult } from './idempotency-store.js';
+import { fingerprintOf, idempotencyKeyOf, type IdempotentResult } from '../../http/idempotency-store.js';
 import { PROMPT_MAX_LENGTH, PROMPT_TYPES } from './prompt-tables.js';
 import type { MutationContext, PromptsService } from './prompts-service.js';
-
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-const keyPattern = /^[A-Za-z0-9_.:-]{8,128}$/;
 
 const content = z
   .string()
@@ -22,13 +18,7 @@ const createBody = z.object({ type: z.enum(PROMPT_TYPES), content });
 const updateBody = z.object({ content });
 
 function mutationContext(request: FastifyRequest, route: string, body: unknown): MutationContext {
-  const header = request.headers[IDEMPOTENCY_HEADER];
-  const key = Array.isArray(header) ? header[0] : header;
-  if (key !== undefined && !keyPattern.test(key)) {
-    throw new AppError(400, 'invalid_request', {
-      errors: [{ field: IDEMPOTENCY_HEADER, message: 'must be 8 to 128 letters, digits or _.:-' }],
-    });
-  }
+  const key = idempotencyKeyOf(request);
   return { actor: currentUser(request), idempotencyKey: key, fingerprint: fingerprintOf(request.method, route, body) };
 }
 

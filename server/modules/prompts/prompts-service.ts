@@ -3,8 +3,8 @@
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError } from '../../http/app-error.js';
 import type { UserRow } from '../users/user-view.js';
-import type { IdempotencyStore, IdempotentResult } from './idempotency-store.js';
-import type { PromptDb, PromptType } from './prompt-tables.js';
+import type { IdempotencyStore, IdempotentResult } from '../../http/idempotency-store.js';
+import { promptDb, type PromptDb, type PromptType } from './prompt-tables.js';
 import { toPromptView, type PromptView } from './prompt-view.js';
 import type { PromptsRepository } from './prompts-repository.js';
 
@@ -27,7 +27,8 @@ export function createPromptsService(db: PromptDb, prompts: PromptsRepository, i
       return toPromptView(row);
     },
     create(ctx: MutationContext, type: PromptType, content: string): Promise<IdempotentResult> {
-      return idempotency.run(Number(ctx.actor.id), ctx.idempotencyKey, ctx.fingerprint, async (trx) => {
+      return idempotency.run(Number(ctx.actor.id), ctx.idempotencyKey, ctx.fingerprint, async (base) => {
+        const trx = promptDb(base);
         if (await prompts.find(trx, type)) throw new AppError(409, 'prompt_exists');
         try {
           const row = await prompts.insert(trx, type, content, nameOf(ctx.actor));
@@ -40,14 +41,16 @@ export function createPromptsService(db: PromptDb, prompts: PromptsRepository, i
       });
     },
     update(ctx: MutationContext, type: PromptType, content: string): Promise<IdempotentResult> {
-      return idempotency.run(Number(ctx.actor.id), ctx.idempotencyKey, ctx.fingerprint, async (trx) => {
+      return idempotency.run(Number(ctx.actor.id), ctx.idempotencyKey, ctx.fingerprint, async (base) => {
+        const trx = promptDb(base);
         const row = await prompts.update(trx, type, content, nameOf(ctx.actor));
         if (!row) throw new AppError(404, 'prompt_not_found');
         return { status: 200, messageKey: 'prompt_saved', data: toPromptView(row) };
       });
     },
     remove(ctx: MutationContext, type: PromptType): Promise<IdempotentResult> {
-      return idempotency.run(Number(ctx.actor.id), ctx.idempotencyKey, ctx.fingerprint, async (trx) => {
+      return idempotency.run(Number(ctx.actor.id), ctx.idempotencyKey, ctx.fingerprint, async (base) => {
+        const trx = promptDb(base);
         if (!(await prompts.remove(trx, type))) throw new AppError(404, 'prompt_not_found');
         return { status: 200, messageKey: 'prompt_deleted', data: { type } };
       });

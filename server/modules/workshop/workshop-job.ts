@@ -4,6 +4,7 @@ import type { JobHandler } from '../../jobs/job-handler.js';
 import { ProviderError, type Language } from '../../providers/capabilities.js';
 import { failureColumns, NO_FAILURE } from '../generation/failure.js';
 import type { GenerationContext } from '../generation/generation-context.js';
+import { mustMove, stopsWhenRowMovesOn } from '../generation/row-states.js';
 import { inputImage, saveGeneratedImage } from '../generation/stored-images.js';
 import { parseObject } from '../generation/stored-json.js';
 import { parseConfig, parseFileIds } from './workshop-config.js';
@@ -31,14 +32,17 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       return enhancerFor(enhancers(), typeof model === 'string' ? model : undefined)?.provider ?? 'none';
     },
     timeoutMs: WORKSHOP_TIMEOUT_MS,
-    async run({ job, signal, publish }) {
+    // Every write is a guarded move: once a cancel failed the item, the run stops at its next write.
+    run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       const item = await repo.item(job.ref_id);
       if (!item || item.status === 'completed') return;
       const config = parseConfig(item.config_json);
       const slot = enhancerFor(enhancers(), config.model);
       if (!slot) throw new ProviderError('unavailable', 'no enhancer is configured');
       const startedAt = repo.now();
-      await repo.update(item.id, { status: 'processing', started_at: startedAt, provider: slot.provider, ...NO_FAILURE });
+      signal.throwIfAborted();
+      const what = `workshop item ${item.id}`;
+      mustMove(await repo.move(item.id, 'processing', { started_at: startedAt, provider: slot.provider, ...NO_FAILURE }), what);
       publish(workshopTopic(item.id), { type: 'started' } satisfies WorkshopEvent);
       const images = await Promise.all(parseFileIds(item.input_file_ids).map((id) => inputImage(ctx.files, id, 'source')));
       const result = await slot.impl.enhance({
@@ -62,8 +66,7 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       for (const image of result.images) saved.push(await saveGeneratedImage(ctx.files, image));
       signal.throwIfAborted();
       const completedAt = repo.now();
-      await repo.update(item.id, {
-        status: 'completed',
+      const moved = await repo.move(item.id, 'completed', {
         result_text: result.text ?? null,
         result_file_ids: JSON.stringify(saved.map((s) => s.fileId)),
         confidence: Math.max(0, Math.min(1, result.confidence)),
@@ -71,12 +74,12 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
         completed_at: completedAt,
         processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
       });
+      mustMove(moved, what);
       publish(workshopTopic(item.id), { type: 'completed' } satisfies WorkshopEvent);
-    },
+    }),
     async fail(job, error, _reason, publish) {
-      // A cancel that lands as the item finishes must not turn its result into a failure.
-      if ((await repo.item(job.ref_id))?.status === 'completed') return;
-      await repo.update(job.ref_id, { status: 'error', ...failureColumns(error, 'workshop_failed') });
+      // A finished item stays finished: a cancel that lands as it completes changes nothing.
+      if (!(await repo.move(job.ref_id, 'error', failureColumns(error, 'workshop_failed')))) return;
       publish(workshopTopic(job.ref_id), { type: 'failed' } satisfies WorkshopEvent);
     },
     async retrying(job, error, delayMs, publish) {

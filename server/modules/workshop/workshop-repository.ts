@@ -1,6 +1,8 @@
-// Queries of the workshop items; every read that serves a user is scoped to that user.
+// Queries of the workshop items; every read that serves a user is scoped to that user. An item's
+// state changes only through a guarded move (WORKSHOP_MOVES in row-states.ts).
 import type { Insertable, Updateable } from 'kysely';
 import type { GenerationDb } from '../generation/generation-tables.js';
+import { movableFrom, WORKSHOP_MOVES } from '../generation/row-states.js';
 import type { WorkshopItemRow, WorkshopItemsTable, WorkshopStatus } from './workshop-table.js';
 
 export function createWorkshopRepository(db: GenerationDb, now: () => Date) {
@@ -32,12 +34,18 @@ export function createWorkshopRepository(db: GenerationDb, now: () => Date) {
       if (page.status) q = q.where('status', '=', page.status);
       return q.orderBy('id', 'desc').limit(page.limit + 1).execute();
     },
-    async update(id: number, values: Updateable<WorkshopItemsTable>): Promise<void> {
-      await db
+    /** Moves an item to `to` (with `values`) if WORKSHOP_MOVES allows it from its state now; true when it did. */
+    async move(id: number, to: WorkshopStatus, values: Omit<Updateable<WorkshopItemsTable>, 'status'> = {}): Promise<boolean> {
+      const from = movableFrom(WORKSHOP_MOVES, to);
+      // No state may move there (an empty IN () is not SQL on PostgreSQL).
+      if (from.length === 0) return false;
+      const r = await db
         .updateTable('workshop_items')
-        .set({ ...values, updated_at: stamp() })
+        .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .execute();
+        .where('status', 'in', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
   };
 }

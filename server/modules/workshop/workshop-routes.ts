@@ -1,23 +1,27 @@
 // The workshop calls of the third group (ADMIN only): create an item (queued as a job), list, detail,
-// cancel, retry, and the models on offer.
+// cancel, retry, and the models on offer. Creating writes the item and its job in one transaction,
+// replayed by Idempotency-Key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import { currentUser } from '../../http/current-user.js';
+import { fingerprintOf, idempotencyKeyOf } from '../../http/idempotency-store.js';
 import { ok } from '../../http/envelope.js';
 import { localeFrom } from '../../http/messages.js';
 import { idField, idParams, integerField } from '../../http/strict-numbers.js';
 import { admitForm } from '../../http/multipart-form.js';
 import { validate } from '../../http/validate.js';
+import { contentHash } from '../../storage/content-hash.js';
 import { checkUploadedImage } from '../../storage/upload-check.js';
 import type { GenerationContext } from '../generation/generation-context.js';
 import { NO_FAILURE } from '../generation/failure.js';
+import { generationDb } from '../generation/generation-tables.js';
 import { MAX_PAGE_SIZE, pageOf } from '../generation/page-query.js';
 import { parseConfig } from './workshop-config.js';
 import { readWorkshopInput, workshopFormBytes, workshopFormDoc } from './workshop-form.js';
 import { WORKSHOP_JOB } from './workshop-job.js';
 import { enhancerFor, workshopModels } from './workshop-models.js';
-import type { WorkshopRepository } from './workshop-repository.js';
+import { createWorkshopRepository, type WorkshopRepository } from './workshop-repository.js';
 import { WORKSHOP_STATUSES } from './workshop-table.js';
 import { createWorkshopViews } from './workshop-views.js';
 
@@ -37,8 +41,8 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
     if (!row) throw new AppError(404, 'not_found');
     return row;
   };
-  const enqueue = (id: number, userId: number, model: string | undefined) =>
-    ctx.jobs.enqueue({ kind: WORKSHOP_JOB, refId: id, userId, params: model ? { model } : {} });
+  const jobOf = (id: number, userId: number, model: string | undefined) => ({ kind: WORKSHOP_JOB, refId: id, userId, params: model ? { model } : {} });
+  const enqueue = (id: number, userId: number, model: string | undefined) => ctx.jobs.enqueue(jobOf(id, userId, model));
 
   app.get(
     '/workshop/models',
@@ -51,7 +55,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
     {
       config: {
         openapi: {
-          summary: 'A text, image or mixed enhancement, queued (multipart or JSON)',
+          summary: 'A text, image or mixed enhancement, queued (multipart or JSON; replayed by Idempotency-Key)',
           tags: ['workshop'],
           body: workshopFormDoc,
           bodyContentType: 'multipart/form-data',
@@ -64,6 +68,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       // images count against it until they are on disk and the item is queued.
       const hold = admitForm(request, ctx.uploads, workshopFormBytes(ctx.uploadLimits.maxBytes));
       try {
+        const key = idempotencyKeyOf(request);
         const input = await readWorkshopInput(request, ctx.uploadLimits.maxBytes, hold);
         const slot = enhancerFor(enhancers(), input.config.model);
         if (!slot) {
@@ -71,29 +76,45 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
           throw new AppError(503, 'generation_unavailable');
         }
         const checked = await Promise.all(input.images.map((i) => checkUploadedImage(i.data, i.name, ctx.uploadLimits)));
+        // Files are stored by content, so storing them again for a replay changes nothing.
         const stored = await Promise.all(input.images.map((i, n) => ctx.files.put(i.data, checked[n]!.mimeType, checked[n])));
-        const row = await repo.insert({
-          user_id: user.id,
+        const fingerprint = fingerprintOf('POST', '/workshop/items', {
           type: input.type,
-          status: 'pending',
-          input_text: input.text ?? null,
-          input_file_ids: JSON.stringify(stored.map((s) => s.id)),
-          config_json: JSON.stringify({ ...input.config, model: slot.provider }),
+          text: input.text ?? null,
+          config: input.config,
           language: input.language,
-          result_text: null,
-          result_file_ids: null,
-          confidence: null,
-          model: null,
-          provider: slot.provider,
-          started_at: null,
-          completed_at: null,
-          processing_ms: null,
-          ...NO_FAILURE,
+          images: input.images.map((i) => contentHash(i.data)),
         });
-        await enqueue(row.id, user.id, slot.provider);
-        reply.code(201);
+        const result = await ctx.idempotency.run(user.id, key, fingerprint, async (trx) => {
+          const inTrx = createWorkshopRepository(generationDb(trx), ctx.now);
+          const created = await inTrx.insert({
+            user_id: user.id,
+            type: input.type,
+            status: 'pending',
+            input_text: input.text ?? null,
+            input_file_ids: JSON.stringify(stored.map((s) => s.id)),
+            config_json: JSON.stringify({ ...input.config, model: slot.provider }),
+            language: input.language,
+            result_text: null,
+            result_file_ids: null,
+            confidence: null,
+            model: null,
+            provider: slot.provider,
+            started_at: null,
+            completed_at: null,
+            processing_ms: null,
+            ...NO_FAILURE,
+          });
+          await ctx.jobs.enqueue(jobOf(created.id, user.id, slot.provider), { trx });
+          return { status: 201, messageKey: 'generation_started', data: { id: created.id } };
+        });
+        // A replay shows the item the first call made, as it is now.
+        const row = await repo.itemOfUser(user.id, (result.data as { id: number }).id);
+        if (!row) throw new AppError(404, 'not_found');
+        reply.code(result.status);
+        if (result.replayed) void reply.header('idempotent-replayed', 'true');
         const [view] = await views.items([row], locale(request));
-        return { ...ok(request, view, 'generation_started'), code: 201 };
+        return { ...ok(request, view, result.messageKey), code: result.status };
       } finally {
         hold.close();
       }
@@ -140,8 +161,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
-      await repo.update(row.id, {
-        status: 'pending',
+      const reopened = await repo.move(row.id, 'pending', {
         result_text: null,
         result_file_ids: null,
         confidence: null,
@@ -151,6 +171,8 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
         processing_ms: null,
         ...NO_FAILURE,
       });
+      // Another retry got there first: it queued the run.
+      if (!reopened) throw new AppError(409, 'still_running');
       await enqueue(row.id, row.user_id, model);
       const [view] = await views.items([(await repo.item(row.id))!], locale(request));
       return ok(request, view, 'generation_started');

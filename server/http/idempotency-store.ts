@@ -1,12 +1,43 @@
 // Applies a mutation at most once per (user, Idempotency-Key). The key is claimed inside the same
 // transaction as the write, before it: a concurrent duplicate blocks on the primary key, then
 // fails and replays the stored answer. Failed writes roll back the claim, so a refused request is
-// evaluated afresh when it is sent again (nothing was applied).
+// evaluated afresh when it is sent again (nothing was applied). Shared by the prompt calls, video
+// creation and the workshop's item creation; the write gets the transaction over the app's base
+// schema and widens it with its module's tables (`trx.withTables<…>()`).
 import { createHash } from 'node:crypto';
-import { isUniqueViolation } from '../../db/unique-violation.js';
-import { AppError } from '../../http/app-error.js';
-import type { MessageKey } from '../../http/messages.js';
-import type { PromptDb } from './prompt-tables.js';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
+import { AppError } from './app-error.js';
+import type { MessageKey } from './messages.js';
+
+export interface IdempotencyKeysTable {
+  user_id: number;
+  key: string;
+  fingerprint: string;
+  status: number;
+  response: string;
+  created_at: string;
+}
+
+// A type alias, not an interface: withTables needs an index-compatible record type.
+export type IdempotencyTables = { idempotency_keys: IdempotencyKeysTable };
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const keyPattern = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+/** The request's Idempotency-Key, if it sent one; a malformed key is refused. */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers[IDEMPOTENCY_HEADER];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key !== undefined && !keyPattern.test(key)) {
+    throw new AppError(400, 'invalid_request', {
+      errors: [{ field: IDEMPOTENCY_HEADER, message: 'must be 8 to 128 letters, digits or _.:-' }],
+    });
+  }
+  return key;
+}
 
 /** What a mutation answers: HTTP status, message key and data; stored for replays. */
 export interface StoredOutcome {
@@ -30,7 +61,8 @@ export function fingerprintOf(method: string, route: string, body: unknown): str
     .digest('hex');
 }
 
-export function createIdempotencyStore(db: PromptDb, now: () => Date) {
+export function createIdempotencyStore(base: Kysely<Database>, now: () => Date) {
+  const db = base.withTables<IdempotencyTables>();
   async function stored(userId: number, key: string, fingerprint: string): Promise<IdempotentResult | undefined> {
     const row = await db
       .selectFrom('idempotency_keys')
@@ -50,13 +82,14 @@ export function createIdempotencyStore(db: PromptDb, now: () => Date) {
       userId: number,
       key: string | undefined,
       fingerprint: string,
-      write: (trx: PromptDb) => Promise<StoredOutcome>,
+      write: (trx: Transaction<Database>) => Promise<StoredOutcome>,
     ): Promise<IdempotentResult> {
-      if (!key) return { ...(await db.transaction().execute(write)), replayed: false };
+      if (!key) return { ...(await base.transaction().execute(write)), replayed: false };
       const earlier = await stored(userId, key, fingerprint);
       if (earlier) return earlier;
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await base.transaction().execute(async (baseTrx) => {
+          const trx = baseTrx.withTables<IdempotencyTables>();
           const t = now();
           try {
             await trx
@@ -67,7 +100,7 @@ export function createIdempotencyStore(db: PromptDb, now: () => Date) {
             if (isUniqueViolation(error)) throw new KeyTaken();
             throw error;
           }
-          const outcome = await write(trx);
+          const outcome = await write(baseTrx);
           await trx
             .updateTable('idempotency_keys')
             .set({ status: outcome.status, response: JSON.stringify(outcome) })
