@@ -56,6 +56,8 @@ const envSchema = z.object({
   CORS_ORIGINS: optionalString,
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 50 * 1024 * 1024),
   UPLOAD_LIMIT_BYTES: int(10 * 1024 * 1024, 1024, 200 * 1024 * 1024),
+  // Generation jobs one user may have waiting, per class (interactive / batch); more answer 429.
+  JOB_MAX_WAITING_PER_USER: int(50, 1, 100_000),
   STATIC_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist')),
   SMS_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   SMS_WEBHOOK_TOKEN: optionalString,
@@ -104,6 +106,8 @@ export interface AppConfig {
   corsOrigins: string[];
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** Generation jobs one user may have waiting in each class; more are refused with 429. */
+  jobMaxWaitingPerUser: number;
   staticDir: string;
   sms: { kind: 'outbox' } | { kind: 'webhook'; url: string; token?: string };
   loginThrottle: { maxAttempts: number; windowSeconds: number };
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .filter(Boolean),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+    jobMaxWaitingPerUser: e.JOB_MAX_WAITING_PER_USER,
     staticDir: path.resolve(e.STATIC_DIR),
     sms: e.SMS_WEBHOOK_URL
       ? { kind: 'webhook', url: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN }

@@ -80,6 +80,13 @@ const catalogue = {
     'th-TH': 'ลองหลายครั้งเกินไป กรุณาลองใหม่ใน {seconds} วินาที',
     'id-ID': 'Terlalu banyak percobaan, coba lagi dalam {seconds} detik',
   },
+  queue_full: {
+    'zh-CN': '您已有 {limit} 个生成任务在排队，请 {seconds} 秒后再试',
+    'en-US': 'You already have {limit} generations waiting; please try again in {seconds} s',
+    'vi-VN': 'Bạn đã có {limit} yêu cầu tạo đang chờ, vui lòng thử lại sau {seconds} giây',
+    'th-TH': 'คุณมีงานสร้าง {limit} รายการรออยู่แล้ว กรุณาลองใหม่ใน {seconds} วินาที',
+    'id-ID': 'Anda sudah memiliki {limit} pembuatan yang menunggu, coba lagi dalam {seconds} detik',
+  },
   internal_error: {
     'zh-CN': '服务器内部错误',
     'en-US': 'Internal server error',

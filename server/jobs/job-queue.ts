@@ -19,6 +19,13 @@ export type ProgressListener = (event: Record<string, unknown>) => void;
 export type CancelOutcome = 'cancelled' | 'requested' | 'not_running';
 
 export interface JobQueue {
+  /**
+   * Refuses more work from a user before any row is made for it: throws QueueFullError (a 429 with
+   * Retry-After, see fair-share.ts) when the user's waiting jobs of this kind's class plus `count`
+   * would pass the per-user cap. Routes call it before creating the rows their jobs work on; a
+   * job that enqueues its own next step does not.
+   */
+  admit(userId: number, kind: string, count?: number): Promise<void>;
   enqueue(request: EnqueueRequest): Promise<number>;
   /** Cancels the unfinished job of a row: at once when it waits, by aborting it when it runs. */
   cancel(kind: string, refId: number): Promise<CancelOutcome>;

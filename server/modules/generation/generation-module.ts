@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from '../../jobs/job-runner.js';
+import { installationId } from '../../jobs/lease-owner.js';
 import { createDiskFileStore } from '../../storage/disk-file-store.js';
 import { createFileLinks } from '../../storage/signed-file-links.js';
 import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
@@ -49,7 +50,16 @@ export function createGenerationModule(o: {
   const db = generationDb(o.db.kysely);
   const repo = createGenerationRepository(db, o.now);
   const links = createFileLinks(o.config.jwtSecret, o.linkPrefix, FILE_LINK_TTL_SECONDS);
-  const runner = new JobRunner({ ...DEFAULT_RUNNER_OPTIONS, ...o.runner, db, now: o.now, log: o.log });
+  const runner = new JobRunner({
+    ...DEFAULT_RUNNER_OPTIONS,
+    // Leases of this server's earlier run (same host and data folder) are taken back at start.
+    installation: installationId(o.config.dataDir),
+    ...o.runner,
+    fairShare: { maxWaitingPerUser: o.config.jobMaxWaitingPerUser, ...o.runner?.fairShare },
+    db,
+    now: o.now,
+    log: o.log,
+  });
   const ctx: GenerationModule = {
     db,
     repo,

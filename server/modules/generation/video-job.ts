@@ -72,6 +72,8 @@ export function videoJob(ctx: GenerationContext): JobHandler {
   return {
     kind: JOB_KINDS.video,
     lane: () => laneOf(ctx.providers.videoGenerator),
+    // Minutes of work nobody watches live: an analysis someone watches goes first.
+    jobClass: 'batch',
     timeoutMs: VIDEO_TIMEOUT_MS,
     async run({ job, signal, publish }) {
       let row = await repo.video(job.ref_id);

@@ -122,6 +122,7 @@ export function createVideoService(ctx: GenerationContext) {
   return {
     async create(userId: number, specs: VideoSpec[], language: Locale): Promise<VideoGenerationRow[]> {
       requireSlot(ctx.providers, 'videoGenerator');
+      await ctx.jobs.admit(userId, JOB_KINDS.video, specs.length);
       const rows: VideoGenerationRow[] = [];
       for (const spec of specs) rows.push(await createOne(userId, spec, language));
       return rows;
@@ -136,6 +137,7 @@ export function createVideoService(ctx: GenerationContext) {
       const original = parseObject(row.params_json);
       const params = original ? videoSpecSchema.safeParse(original) : undefined;
       if (!params?.success) throw new AppError(400, 'cannot_retry_without_parameters');
+      await ctx.jobs.admit(userId, JOB_KINDS.video);
       return createOne(userId, params.data, language, row.id);
     },
 

@@ -30,6 +30,8 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       const model = parseObject(job.params_json)?.model;
       return enhancerFor(enhancers(), typeof model === 'string' ? model : undefined)?.provider ?? 'none';
     },
+    // Queued to be looked at later: an analysis someone watches goes first.
+    jobClass: 'batch',
     timeoutMs: WORKSHOP_TIMEOUT_MS,
     async run({ job, signal, publish }) {
       const item = await repo.item(job.ref_id);

@@ -66,6 +66,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
         throw new AppError(503, 'generation_unavailable');
       }
       const checked = await Promise.all(input.images.map((i) => checkUploadedImage(i.data, i.name, ctx.uploadLimits)));
+      await ctx.jobs.admit(user.id, WORKSHOP_JOB);
       const stored = await Promise.all(input.images.map((i, n) => ctx.files.put(i.data, checked[n]!.mimeType, checked[n])));
       const row = await repo.insert({
         user_id: user.id,
@@ -132,6 +133,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
+      await ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
       await repo.update(row.id, {
         status: 'pending',
         result_text: null,
