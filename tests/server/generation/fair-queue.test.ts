@@ -1,8 +1,11 @@
 // The fair queue through the real calls: one user's backlog of videos neither keeps another user's
 // analysis from a slot nor grows past the per-user cap (429 with Retry-After, before any row).
+import { spawn } from 'node:child_process';
+import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../helpers/databases.js';
 import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { lowerPriority } from '../../../server/providers/local/video-render.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { FAST_RUNNER, createGenerationApp, until, type GenerationTestApp } from './helpers/generation-app.js';
 import { seedRequest, type SeededImage } from './helpers/seed.js';
@@ -75,3 +78,16 @@ for (const db of databaseKinds) {
     });
   });
 }
+
+describe('built-in video renders', () => {
+  it('run at background CPU priority, so an analysis someone watches gets the processor first', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      const before = getPriority(child.pid!);
+      lowerPriority(child.pid);
+      expect(getPriority(child.pid!)).toBe(Math.min(19, before + 10));
+    } finally {
+      child.kill();
+    }
+  });
+});
