@@ -23,7 +23,8 @@ export interface JobQueue {
    * Refuses more work from a user before any row is made for it: throws QueueFullError (a 429 with
    * Retry-After, see fair-share.ts) when the user's waiting jobs of this kind's class plus `count`
    * would pass the per-user cap. Routes call it before creating the rows their jobs work on; a
-   * job that enqueues its own next step does not.
+   * job that enqueues its own next step does not. A check, not a reservation: two calls at the
+   * same moment may both pass it.
    */
   admit(userId: number, kind: string, count?: number): Promise<void>;
   enqueue(request: EnqueueRequest): Promise<number>;
