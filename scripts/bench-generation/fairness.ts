@@ -232,7 +232,7 @@ async function completedVideos(url: string, token: string): Promise<{ completed:
   return { completed, total };
 }
 
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const s = (ms: number) => (Number.isNaN(ms) ? 'none' : `${(ms / 1000).toFixed(2)} s`);
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const line = (label: string, t: AnalysisTiming) =>
   `${label}: first job event ${s(t.firstJobEventMs)} (stream opened ${s(t.connectedMs)}), complete ${s(t.totalMs)} (${t.outcome}, ${t.images.filter((i) => i.status === 'completed').length} candidates)`;
