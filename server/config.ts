@@ -79,7 +79,6 @@ const envSchema = z.object({
       .regex(/^\s*[A-Za-z0-9_*-]+\s*=\s*\d+\s*(,\s*[A-Za-z0-9_*-]+\s*=\s*\d+\s*)*$/, 'must be lane=limit pairs, e.g. local=2,gemini=4,*=4')
       .optional(),
   ),
-  JOB_MAX_WAITING_PER_USER: int(100, 1, 100_000),
   ADMIN_ACCOUNT: optionalString,
   ADMIN_PASSWORD: z.preprocess(
     emptyToUndefined,
@@ -105,6 +104,8 @@ const envSchema = z.object({
       .max(64 * 1024 * 1024 * 1024, 'must be at most 64 GiB')
       .optional(),
   ),
+  // Generation jobs one user may have waiting, per class (interactive / batch); more answer 429.
+  JOB_MAX_WAITING_PER_USER: int(50, 1, 100_000),
   STATIC_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist')),
   SMS_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   SMS_WEBHOOK_TOKEN: optionalString,

@@ -94,12 +94,12 @@ const catalogue = {
     'th-TH': 'เซิร์ฟเวอร์กำลังรับไฟล์อัปโหลดจำนวนมาก กรุณาลองใหม่ใน {seconds} วินาที',
     'id-ID': 'Server sedang menerima banyak unggahan; coba lagi dalam {seconds} detik',
   },
-  too_many_waiting_jobs: {
-    'zh-CN': '您已有 {count} 个任务在排队，请等其中一些完成后再提交',
-    'en-US': 'You already have {count} jobs waiting; submit more once some of them have finished',
-    'vi-VN': 'Bạn đã có {count} tác vụ đang chờ; hãy gửi thêm khi một số tác vụ đã xong',
-    'th-TH': 'คุณมีงานรอคิวอยู่ {count} งานแล้ว กรุณาส่งเพิ่มเมื่อบางงานเสร็จ',
-    'id-ID': 'Anda sudah memiliki {count} tugas yang menunggu; kirim lagi setelah sebagian selesai',
+  queue_full: {
+    'zh-CN': '您已有 {limit} 个生成任务在排队，请 {seconds} 秒后再试',
+    'en-US': 'You already have {limit} generations waiting; please try again in {seconds} s',
+    'vi-VN': 'Bạn đã có {limit} yêu cầu tạo đang chờ, vui lòng thử lại sau {seconds} giây',
+    'th-TH': 'คุณมีงานสร้าง {limit} รายการรออยู่แล้ว กรุณาลองใหม่ใน {seconds} วินาที',
+    'id-ID': 'Anda sudah memiliki {limit} pembuatan yang menunggu, coba lagi dalam {seconds} detik',
   },
   internal_error: {
     'zh-CN': '服务器内部错误',

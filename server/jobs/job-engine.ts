@@ -8,6 +8,7 @@ import type { JobHandler } from './job-handler.js';
 import type { JobQueue } from './job-queue.js';
 import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from './job-runner.js';
 import type { JobDb } from './job-table.js';
+import { installationId } from './lease-owner.js';
 import { TeamJobEngine, type TeamEngineOptions } from './pgboss/team-engine.js';
 
 export interface JobEngine extends JobQueue {
@@ -41,7 +42,15 @@ export function createJobEngine(o: {
     ...o.runner,
   };
   if (o.config.jobs.engine === 'in-process') {
-    return new JobRunner({ ...settings, db: o.jobDb, now: o.now, log: o.log });
+    return new JobRunner({
+      ...settings,
+      // Leases of this server's earlier run (same host and data folder) are taken back at start.
+      installation: installationId(o.config.dataDir),
+      fairShare: { maxWaitingPerUser: o.config.jobs.maxWaitingPerUser, ...o.runner?.fairShare },
+      db: o.jobDb,
+      now: o.now,
+      log: o.log,
+    });
   }
   if (o.config.database.kind !== 'postgres') throw new Error('team mode needs DATABASE_URL');
   return new TeamJobEngine({

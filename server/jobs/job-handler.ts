@@ -3,6 +3,7 @@
 // a retryable ProviderError waits and runs again within the job's budget, anything else ends in
 // fail(). Handlers never mark their own rows failed on an abort: a shutdown must leave the row to
 // be resumed by the next process.
+import type { JobClass } from './fair-share.js';
 import type { JobRow } from './job-table.js';
 
 export interface JobContext {
@@ -19,6 +20,11 @@ export interface JobHandler {
   kind: string;
   /** The concurrency lane (the provider that does the work), looked up when the job is claimed. */
   lane(job: JobRow): string;
+  /**
+   * Interactive (default: a person watches its stream) or batch (videos, workshop items): batch
+   * work never keeps interactive work from a slot (see fair-share.ts).
+   */
+  jobClass?: JobClass;
   /** Longest a single run may take before it is aborted and counted as a timeout. */
   timeoutMs: number;
   run(ctx: JobContext): Promise<void>;

@@ -27,6 +27,14 @@ export type CancelOutcome = 'cancelled' | 'requested' | 'not_running';
 
 export interface JobQueue {
   /**
+   * Refuses more work from a user before any row is made for it: throws QueueFullError (a 429 with
+   * Retry-After, see fair-share.ts) when the user's waiting jobs of this kind's class plus `count`
+   * would pass the per-user cap. Routes call it before creating the rows their jobs work on; a
+   * job that enqueues its own next step does not. A check, not a reservation: two calls at the
+   * same moment may both pass it.
+   */
+  admit(userId: number, kind: string, count?: number): Promise<void>;
+  /**
    * Queues a job for a row (or answers the row's unfinished job). When `trx` is given the job is
    * written in that transaction, so no row is without its job: both are committed, or neither.
    * The transaction is over the app's base schema (`Transaction<Database>`, the type

@@ -1,17 +1,29 @@
 // The database-backed job runner: every job is a row, claimed with a lease by one process at a
 // time, run by its kind's handler within a per-provider concurrency limit, retried with backoff
 // on retryable provider errors, and picked up again after a restart (a graceful stop hands its
-// running jobs back at once; a crashed process's leases expire). Several replicas can share one
-// database: a claim is one conditional UPDATE, so only one of them wins it.
-import { randomBytes } from 'node:crypto';
+// running jobs back at once; a crashed process's leases expire, and those of this server's own
+// earlier run are taken back as it starts). Several replicas can share one database: a claim is
+// one conditional UPDATE, so only one of them wins it. Which due job takes a free slot is the
+// fairness rule of fair-share.ts (interactive first, round-robin across users, per-user caps).
 import type { FastifyBaseLogger } from 'fastify';
+import type { ExpressionBuilder } from 'kysely';
 import { ProviderError } from '../providers/capabilities.js';
 import { DEFAULT_BACKOFF, retryDelayMs, type BackoffOptions } from './backoff.js';
+import {
+  DEFAULT_FAIR_SHARE,
+  pickNext,
+  userKey,
+  waitingCapRefusal,
+  type Candidate,
+  type FairShareRules,
+  type JobClass,
+} from './fair-share.js';
 import type { JobContext, JobHandler } from './job-handler.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { CancelOutcome, EnqueueRequest, JobQueue, ProgressListener } from './job-queue.js';
 import type { JobDb, JobRow, JobTables } from './job-table.js';
+import { heldByEarlierRun, newLeaseOwner, ownersOf, markLeaseOwnerLive } from './lease-owner.js';
 import { ProgressBus } from './progress-bus.js';
 
 export interface JobRunnerOptions {
@@ -29,7 +41,14 @@ export interface JobRunnerOptions {
   backoff: BackoffOptions;
   /** Caps every kind's run time (tests make a hung provider time out quickly). */
   maxRunMs?: number;
+  /** This server's installation (lease-owner.ts installationId): its earlier run's leases are taken back at start. */
+  installation?: string;
+  /** The fairness rule's settings (fair-share.ts). */
+  fairShare?: Partial<FairShareRules>;
 }
+
+/** Due jobs read per user and kind on each look at the table (enough to fill every lane). */
+const DUE_PER_USER_AND_KIND = 16;
 
 export const DEFAULT_RUNNER_OPTIONS = {
   pollMs: 1000,
@@ -46,6 +65,8 @@ interface ActiveJob {
   kind: string;
   refId: number;
   lane: string;
+  user: string;
+  jobClass: JobClass;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -57,13 +78,21 @@ export class JobRunner implements JobQueue {
   private readonly active = new Map<number, ActiveJob>();
   private readonly lanes = new Map<string, number>();
   private readonly bus = new ProgressBus();
-  private readonly owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  private readonly owner: string;
+  private readonly rules: FairShareRules;
+  /** Order of each user's latest start (round-robin). */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking = false;
   private tickAgain = false;
+  private reclaimed = false;
 
-  constructor(private readonly o: JobRunnerOptions) {}
+  constructor(private readonly o: JobRunnerOptions) {
+    this.owner = newLeaseOwner(o.installation);
+    this.rules = { ...DEFAULT_FAIR_SHARE, ...o.fairShare };
+  }
 
   register(handler: JobHandler): void {
     this.handlers.set(handler.kind, handler);
@@ -73,6 +102,8 @@ export class JobRunner implements JobQueue {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.reclaimed = false;
+    markLeaseOwnerLive(this.owner, true);
     this.timer = setInterval(() => this.wake(), this.o.pollMs);
     this.timer.unref();
     this.wake();
@@ -93,6 +124,22 @@ export class JobRunner implements JobQueue {
       .where('lease_owner', '=', this.owner)
       .where('status', '=', 'running')
       .execute();
+    markLeaseOwnerLive(this.owner, false);
+  }
+
+  async admit(userId: number, kind: string, count = 1): Promise<void> {
+    const jobClass = this.classOf(kind);
+    const kinds = [...this.handlers.values()].filter((h) => (h.jobClass ?? 'interactive') === jobClass).map((h) => h.kind);
+    if (kinds.length === 0) return;
+    const row = await this.o.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll().as('waiting'))
+      .where('user_id', '=', userId)
+      .where('status', '=', 'queued')
+      .where('kind', 'in', kinds)
+      .executeTakeFirst();
+    const refusal = waitingCapRefusal(Number(row?.waiting ?? 0), count, this.rules);
+    if (refusal) throw refusal;
   }
 
   async enqueue(request: EnqueueRequest, options?: { trx?: Transaction<Database> }): Promise<number> {
@@ -202,30 +249,91 @@ export class JobRunner implements JobQueue {
   }
 
   private async tick(): Promise<void> {
+    if (!this.reclaimed) {
+      await this.reclaimEarlierRun();
+      this.reclaimed = true;
+    }
     const now = iso(this.o.now());
-    const due = await this.o.db
+    const isDue = (eb: ExpressionBuilder<JobTables, 'jobs'>) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('next_run_at', '<=', now)]),
+        eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
+      ]);
+    // The first due jobs of every user and kind, so one user's backlog cannot hide anyone else's.
+    const ranked = this.o.db
       .selectFrom('jobs')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'queued'), eb('next_run_at', '<=', now)]),
-          eb.and([eb('status', '=', 'running'), eb('lease_expires_at', '<', now)]),
-        ]),
+      .select((eb) =>
+        eb.fn
+          .agg<number>('row_number')
+          .over((ob) => ob.partitionBy(['user_id', 'kind']).orderBy('next_run_at').orderBy('id'))
+          .as('due_rank'),
       )
-      .orderBy('next_run_at')
-      .orderBy('id')
-      .limit(100)
+      .where(isDue);
+    const due = await this.o.db
+      .selectFrom(ranked.as('due'))
+      .selectAll()
+      .where('due_rank', '<=', DUE_PER_USER_AND_KIND)
       .execute();
-    for (const job of due) {
-      if (!this.running) return;
+    let pool: (Candidate & { row: JobRow; handler: JobHandler })[] = [];
+    for (const { due_rank: _rank, ...job } of due) {
       if (this.active.has(job.id)) continue;
       const handler = this.handlers.get(job.kind);
       if (!handler) continue;
-      const lane = handler.lane(job);
-      if ((this.lanes.get(lane) ?? 0) >= this.o.concurrency(lane)) continue;
-      const claimed = await this.claim(job, now);
-      if (claimed) this.launch(claimed, handler, lane);
+      pool.push({
+        id: job.id,
+        user: userKey(job.user_id),
+        lane: handler.lane(job),
+        jobClass: handler.jobClass ?? 'interactive',
+        readyAt: job.status === 'running' ? (job.lease_expires_at ?? job.next_run_at) : job.next_run_at,
+        row: job,
+        handler,
+      });
     }
+    for (;;) {
+      if (!this.running) return;
+      const next = pickNext(
+        pool,
+        { running: [...this.active.values()], capacity: this.o.concurrency, lastServed: this.lastServed },
+        this.rules,
+      );
+      if (!next) return;
+      pool = pool.filter((c) => c !== next);
+      const claimed = await this.claim(next.row, now);
+      if (!claimed) continue;
+      this.lastServed.set(next.user, ++this.served);
+      this.launch(claimed, next.handler, next.lane);
+    }
+  }
+
+  /** Hands back at once the jobs this installation's earlier run held when it died. */
+  private async reclaimEarlierRun(): Promise<void> {
+    const installation = this.o.installation;
+    if (!installation) return;
+    const held = await this.o.db
+      .selectFrom('jobs')
+      .select(['id', 'lease_owner'])
+      .where('status', '=', 'running')
+      .where('lease_owner', 'like', ownersOf(installation))
+      .execute();
+    const now = iso(this.o.now());
+    let count = 0;
+    for (const job of held) {
+      if (!job.lease_owner || !heldByEarlierRun(job.lease_owner, installation)) continue;
+      const r = await this.o.db
+        .updateTable('jobs')
+        .set({ status: 'queued', lease_owner: null, lease_expires_at: null, next_run_at: now, updated_at: now })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .where('lease_owner', '=', job.lease_owner)
+        .executeTakeFirst();
+      count += Number(r.numUpdatedRows);
+    }
+    if (count > 0) this.o.log.info({ jobs: count }, 'resuming the jobs this server was running when it stopped');
+  }
+
+  private classOf(kind: string): JobClass {
+    return this.handlers.get(kind)?.jobClass ?? 'interactive';
   }
 
   private async claim(job: JobRow, now: string): Promise<JobRow | undefined> {
@@ -252,6 +360,8 @@ export class JobRunner implements JobQueue {
   }
 
   private launch(job: JobRow, handler: JobHandler, lane: string): void {
+    const user = userKey(job.user_id);
+    const jobClass = handler.jobClass ?? 'interactive';
     const controller = new AbortController();
     this.lanes.set(lane, (this.lanes.get(lane) ?? 0) + 1);
     const publish: JobContext['publish'] = (topic, event) => this.bus.publish(topic, event);
@@ -288,7 +398,7 @@ export class JobRunner implements JobQueue {
       this.lanes.set(lane, (this.lanes.get(lane) ?? 1) - 1);
       this.wake();
     });
-    this.active.set(job.id, { kind: job.kind, refId: job.ref_id, lane, controller, done });
+    this.active.set(job.id, { kind: job.kind, refId: job.ref_id, lane, user, jobClass, controller, done });
   }
 
   private async settle(

@@ -20,7 +20,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/app-error.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import { retryDelayMs, type BackoffOptions } from '../backoff.js';
 import type { FailReason, JobContext, JobHandler } from '../job-handler.js';
@@ -28,7 +27,8 @@ import type { CancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressL
 import type { JobRow } from '../job-table.js';
 import type { PgListener } from '../pg-listener.js';
 import type { PgProgressBus, SqlExecutor } from '../pg-progress-bus.js';
-import { fairPriority, jobClass, overWaitingCap } from './fair-priority.js';
+import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-share.js';
+import { fairPriority } from './fair-priority.js';
 
 export const LANE_QUEUE_PREFIX = 'loom-lane-';
 export const DEAD_QUEUE = 'loom-dead';
@@ -153,6 +153,26 @@ export class PgBossQueue implements JobQueue {
     for (const job of this.active.values()) job.controller.abort('crash' satisfies StopReason);
   }
 
+  /** The shared rule of fair-share.ts: the user's waiting jobs of this kind's class, across every lane. */
+  async admit(userId: number, kind: string, count = 1): Promise<void> {
+    const r = await this.o.appDb.executeQuery<{ waiting: string | number }>(
+      CompiledQuery.raw(
+        `SELECT count(*) AS waiting FROM ${this.jobTable}
+          WHERE name LIKE '${LANE_QUEUE_PREFIX}%' AND state < 'active' AND data->>'userId' = $1 AND data->>'cls' = $2`,
+        [String(userId), this.classOf(kind)],
+      ),
+    );
+    const refusal = waitingCapRefusal(Number(r.rows[0]?.waiting ?? 0), count, {
+      maxWaitingPerUser: this.o.maxWaitingPerUser,
+      retryAfterSeconds: DEFAULT_FAIR_SHARE.retryAfterSeconds,
+    });
+    if (refusal) throw refusal;
+  }
+
+  private classOf(kind: string): JobClass {
+    return this.handlers.get(kind)?.jobClass ?? 'interactive';
+  }
+
   async enqueue(request: EnqueueRequest, options: EnqueueOptions = {}): Promise<number> {
     const handler = this.handlers.get(request.kind);
     const now = this.o.now();
@@ -161,7 +181,7 @@ export class PgBossQueue implements JobQueue {
       refId: request.refId,
       userId: request.userId ?? null,
       params: request.params ?? null,
-      cls: jobClass(request.kind),
+      cls: this.classOf(request.kind),
       attempt: 0,
       deadline: iso(new Date(now.getTime() + (request.budgetMs ?? this.o.budgetMs))),
       createdAt: iso(now),
@@ -181,20 +201,16 @@ export class PgBossQueue implements JobQueue {
       if (existing.rows[0]) return numericId(String(existing.rows[0].id));
       let waitingAhead = 0;
       if (data.userId !== null) {
+        // The cap is checked by admit() before the rows are made; here only the rank matters.
         const counts = await db.executeSql(
-          `SELECT count(*) AS total, count(*) FILTER (WHERE name = $2 AND data->>'cls' = $3) AS ahead
-             FROM ${this.jobTable}
-            WHERE name LIKE '${LANE_QUEUE_PREFIX}%' AND state < 'active' AND data->>'userId' = $1`,
+          `SELECT count(*) AS ahead FROM ${this.jobTable}
+            WHERE name = $2 AND state < 'active' AND data->>'userId' = $1 AND data->>'cls' = $3`,
           [String(data.userId), queue, data.cls],
         );
-        const total = Number(counts.rows[0]?.total ?? 0);
         waitingAhead = Number(counts.rows[0]?.ahead ?? 0);
-        if (overWaitingCap(request.kind, total, this.o.maxWaitingPerUser)) {
-          throw new AppError(429, 'too_many_waiting_jobs', { vars: { count: this.o.maxWaitingPerUser }, retryAfterSeconds: 30 });
-        }
       }
       const id = await this.send(db, queue, data, {
-        priority: fairPriority(jobClass(request.kind), waitingAhead),
+        priority: fairPriority(data.cls as JobClass, waitingAhead),
         expireInSeconds: this.expireSeconds(handler),
       });
       await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);

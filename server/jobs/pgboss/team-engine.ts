@@ -11,7 +11,7 @@ import type { JobHandler } from '../job-handler.js';
 import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
 import { PgListener } from '../pg-listener.js';
 import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
-import { DEFAULT_MAX_WAITING_PER_USER } from './fair-priority.js';
+import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
 import { PgBossQueue } from './pgboss-queue.js';
 
 export interface TeamEngineOptions {
@@ -79,7 +79,7 @@ export class TeamJobEngine {
       maxRunMs: o.maxRunMs,
       expireGraceSeconds: o.expireGraceSeconds ?? 60,
       stallRetryLimit: o.stallRetryLimit ?? 3,
-      maxWaitingPerUser: o.maxWaitingPerUser ?? DEFAULT_MAX_WAITING_PER_USER,
+      maxWaitingPerUser: o.maxWaitingPerUser ?? DEFAULT_FAIR_SHARE.maxWaitingPerUser,
     });
   }
 
@@ -114,6 +114,10 @@ export class TeamJobEngine {
     await this.boss.stop({ graceful: false, close: false }).catch(() => undefined);
     await this.listener.stop();
     await this.pool.end().catch(() => undefined);
+  }
+
+  admit(userId: number, kind: string, count?: number): Promise<void> {
+    return this.queue.admit(userId, kind, count);
   }
 
   enqueue(request: EnqueueRequest, options?: EnqueueOptions): Promise<number> {

@@ -69,6 +69,7 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
         const clientId = form.requestId ?? randomUUID();
         row = await ctx.repo.requestByClientId(user.id, clientId);
         if (!row) {
+          await ctx.jobs.admit(user.id, JOB_KINDS.analysis);
           const stored = await Promise.all(form.files.map((f, i) => ctx.files.put(f.data, checked[i]!.mimeType, checked[i])));
           try {
             row = await ctx.repo.insertRequest({

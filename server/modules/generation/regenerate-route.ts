@@ -65,6 +65,7 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
       if (source.status !== 'completed' || !source.file_id) {
         throw new AppError(409, 'image_not_ready', { vars: { id: source.id } });
       }
+      await ctx.jobs.admit(user.id, JOB_KINDS.regenerate);
       const generationId = randomUUID();
       const rows = await ctx.repo.insertImages(
         Array.from({ length: input.count }, (_, position) => ({

@@ -73,6 +73,8 @@ export function videoJob(ctx: GenerationContext): JobHandler {
   return {
     kind: JOB_KINDS.video,
     lane: () => laneOf(ctx.providers.videoGenerator),
+    // Minutes of work nobody watches live: an analysis someone watches goes first.
+    jobClass: 'batch',
     timeoutMs: VIDEO_TIMEOUT_MS,
     // Every write is a guarded move: once a cancel or a finish moved the row on, the next write
     // does not apply and the run stops there.

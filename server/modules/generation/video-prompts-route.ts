@@ -64,6 +64,7 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
       if (missing !== undefined) throw new AppError(404, 'not_found');
       const notReady = images.find((i) => i.status !== 'completed' || !i.file_id);
       if (notReady) throw new AppError(409, 'image_not_ready', { vars: { id: notReady.id } });
+      await ctx.jobs.admit(user.id, JOB_KINDS.videoPrompts, ids.length);
 
       const stream = openEventStream(request, reply);
       const say = (key: Parameters<typeof message>[0], vars?: Record<string, string | number>) => message(key, language, vars);

@@ -158,6 +158,7 @@ export function createVideoService(ctx: GenerationContext) {
       idempotency: { key: string | undefined; fingerprint: string },
     ): Promise<IdempotentResult & { data: CreatedVideos }> {
       requireSlot(ctx.providers, 'videoGenerator');
+      await ctx.jobs.admit(userId, JOB_KINDS.video, specs.length);
       const result = await ctx.idempotency.run(userId, idempotency.key, idempotency.fingerprint, async (trx) => {
         const rows = await createAll(trx, userId, specs, language);
         return { status: 201, messageKey: 'generation_started', data: { ids: rows.map((r) => r.id) } satisfies CreatedVideos };
@@ -174,6 +175,7 @@ export function createVideoService(ctx: GenerationContext) {
       const original = parseObject(row.params_json);
       const params = original ? videoSpecSchema.safeParse(original) : undefined;
       if (!params?.success) throw new AppError(400, 'cannot_retry_without_parameters');
+      await ctx.jobs.admit(userId, JOB_KINDS.video);
       const [created] = await ctx.baseDb.transaction().execute((trx) => createAll(trx, userId, [params.data], language, row.id));
       return created!;
     },

@@ -31,6 +31,8 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       const model = parseObject(job.params_json)?.model;
       return enhancerFor(enhancers(), typeof model === 'string' ? model : undefined)?.provider ?? 'none';
     },
+    // Queued to be looked at later: an analysis someone watches goes first.
+    jobClass: 'batch',
     timeoutMs: WORKSHOP_TIMEOUT_MS,
     // Every write is a guarded move: once a cancel failed the item, the run stops at its next write.
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {

@@ -85,6 +85,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
           language: input.language,
           images: input.images.map((i) => contentHash(i.data)),
         });
+        await ctx.jobs.admit(user.id, WORKSHOP_JOB);
         const result = await ctx.idempotency.run(user.id, key, fingerprint, async (trx) => {
           const inTrx = createWorkshopRepository(generationDb(trx), ctx.now);
           const created = await inTrx.insert({
@@ -161,6 +162,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
+      await ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
       const reopened = await repo.move(row.id, 'pending', {
         result_text: null,
         result_file_ids: null,

@@ -89,11 +89,23 @@ export function filterGraph(p: {
   return chains.join(';');
 }
 
+/** Background priority for a child process: 10 nicer than it started; where that is not allowed it runs as it is. */
+export function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, Math.min(19, os.getPriority(pid) + 10));
+  } catch {
+    // not permitted here: the render just competes as before
+  }
+}
+
 function runFfmpeg(ffmpeg: string, args: string[], signal: AbortSignal, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     throwIfCancelled(signal);
     // Tied to the server: a server killed mid-render takes its ffmpeg with it.
     const child = spawnTied(ffmpeg, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Renders are batch work: the CPU goes first to the work a person is watching (an analysis).
+    lowerPriority(child.pid);
     let stderr = '';
     let timedOut = false;
     child.stderr?.setEncoding('utf8');

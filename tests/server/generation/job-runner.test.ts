@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import type { JobContext, JobHandler } from '../../../server/jobs/job-handler.js';
+import type { JobClass } from '../../../server/jobs/fair-share.js';
 import { JobRunner } from '../../../server/jobs/job-runner.js';
+import { installationId } from '../../../server/jobs/lease-owner.js';
 import type { JobDb, JobRow, JobTables } from '../../../server/jobs/job-table.js';
 import { retryDelayMs } from '../../../server/jobs/backoff.js';
 import { ProviderError } from '../../../server/providers/capabilities.js';
@@ -15,12 +18,13 @@ import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helper
 type Behaviour = (ctx: JobContext) => Promise<void>;
 
 /** A handler whose every run does what the test says, and which records how its jobs ended. */
-function handler(kind: string, behaviour: Behaviour, lane = 'test') {
+function handler(kind: string, behaviour: Behaviour, lane = 'test', jobClass?: JobClass) {
   const ended: { refId: number; reason: string; error: unknown }[] = [];
   const retries: { refId: number; delayMs: number }[] = [];
   const h: JobHandler = {
     kind,
     lane: () => lane,
+    jobClass,
     timeoutMs: 2000,
     run: behaviour,
     async fail(job: JobRow, error, reason) {
@@ -42,6 +46,29 @@ async function until(check: () => Promise<boolean> | boolean, ms = 5000) {
   }
 }
 
+/** Jobs that run until the test lets each one go (or it is aborted); records the order they started. */
+function gated() {
+  const gates = new Map<number, () => void>();
+  const started: number[] = [];
+  const behaviour: Behaviour = ({ job, signal }) =>
+    new Promise<void>((resolve, reject) => {
+      started.push(job.ref_id);
+      gates.set(job.ref_id, resolve);
+      signal.addEventListener('abort', () => reject(new Error('aborted')));
+    });
+  const release = (refId: number) => gates.get(refId)!();
+  return { behaviour, started, release };
+}
+
+/** A process that is gone (its pid is free, or someone else's now but not ours). */
+function deadPid(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', () => resolve(child.pid!));
+  });
+}
+
 for (const db of databaseKinds) {
   describe.skipIf(db.skip)(`job runner on ${db.kind}`, () => {
     let database: Db;
@@ -49,6 +76,8 @@ for (const db of databaseKinds) {
     let dataDir: string;
     const schema = uniqueSchema();
     const runners: JobRunner[] = [];
+    const userIds: number[] = [];
+    const user = (n: 1 | 2 | 3) => userIds[n - 1]!;
     const runner = (o: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) => {
       const r = new JobRunner({
         db: jobs,
@@ -73,6 +102,16 @@ for (const db of databaseKinds) {
       );
       await migrateToLatest(database);
       jobs = database.kysely.withTables<JobTables>();
+      // The users whose jobs the fairness tests queue (jobs.user_id refers to users).
+      const at = new Date().toISOString();
+      for (const account of ['fair-1', 'fair-2', 'fair-3']) {
+        const row = await database.kysely
+          .insertInto('users')
+          .values({ account, wechat_account: null, phone: null, international_code: '+86', display_name: account, user_level: 'GENERAL', password_hash: null, disabled: 0, created_at: at, updated_at: at })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        userIds.push(row.id);
+      }
     });
     afterAll(async () => {
       for (const r of runners) await r.stop();
@@ -219,6 +258,127 @@ for (const db of databaseKinds) {
       await until(async () => (await status(id)) === 'completed' && (await status(crashed.id)) === 'completed');
       expect(seen.slice(-2).sort()).toEqual([2, 2]);
       await second.stop();
+    });
+
+    it("starts another user's interactive job as soon as a slot frees, past one user's backlog of batch jobs", async () => {
+      const videos = gated();
+      const analyses = gated();
+      const batch = handler('backlog-batch', videos.behaviour, 'shared', 'batch');
+      const watched = handler('backlog-watched', analyses.behaviour, 'shared', 'interactive');
+      const r = runner({ concurrency: () => 2, leaseMs: 5000 });
+      r.register(batch.h);
+      r.register(watched.h);
+      r.start();
+      // User 1 queues 150 slow videos (more than one look at the table used to read).
+      for (let refId = 1; refId <= 150; refId++) await r.enqueue({ kind: 'backlog-batch', refId, userId: user(1) });
+      await until(() => videos.started.length === 1);
+      // User 2's analysis takes the slot batch work leaves free: no video had to end first.
+      const id = await r.enqueue({ kind: 'backlog-watched', refId: 1, userId: user(2) });
+      await until(async () => (await status(id)) === 'running');
+      expect(videos.started).toEqual([1]);
+      analyses.release(1);
+      await until(async () => (await status(id)) === 'completed');
+      // The interactive slot is not lent to the backlog: batch work keeps to its one slot.
+      expect(videos.started).toEqual([1]);
+      await r.stop();
+      await jobs.deleteFrom('jobs').where('kind', 'in', ['backlog-batch', 'backlog-watched']).execute();
+    });
+
+    it('gives a freed slot to the user who waits, not to the next job of the user holding the lane', async () => {
+      const videos = gated();
+      const { h } = handler('turns', videos.behaviour, 'shared', 'batch');
+      const r = runner({ concurrency: () => 2, leaseMs: 5000, fairShare: { interactiveReserve: 0 } });
+      r.register(h);
+      r.start();
+      for (let refId = 1; refId <= 20; refId++) await r.enqueue({ kind: 'turns', refId, userId: user(1) });
+      await until(() => videos.started.length === 2);
+      await r.enqueue({ kind: 'turns', refId: 100, userId: user(2) });
+      await r.enqueue({ kind: 'turns', refId: 101, userId: user(2) });
+      videos.release(videos.started[0]!);
+      await until(() => videos.started.length === 3);
+      expect(videos.started[2]).toBe(100);
+      // Now each holds one slot: the one user 1 frees goes back to user 1.
+      videos.release(videos.started[1]!);
+      await until(() => videos.started.length === 4);
+      expect(videos.started[3]).toBe(3);
+      await r.stop();
+      await jobs.deleteFrom('jobs').where('kind', '=', 'turns').execute();
+    });
+
+    it("refuses a user's waiting jobs past the cap, counted per class", async () => {
+      const r = runner({ fairShare: { maxWaitingPerUser: 3, retryAfterSeconds: 12 } });
+      r.register(handler('cap-batch', async () => {}, 'test', 'batch').h);
+      r.register(handler('cap-watched', async () => {}).h);
+      // Not started: everything stays queued.
+      for (let refId = 1; refId <= 3; refId++) await r.enqueue({ kind: 'cap-batch', refId, userId: user(3) });
+      await expect(r.admit(user(3), 'cap-batch')).rejects.toMatchObject({ status: 429, key: 'queue_full', options: { retryAfterSeconds: 12 } });
+      await r.admit(user(3), 'cap-watched', 3);
+      await expect(r.admit(user(3), 'cap-watched', 4)).rejects.toMatchObject({ status: 429 });
+      await r.admit(user(1), 'cap-batch', 3);
+      await jobs.deleteFrom('jobs').where('kind', '=', 'cap-batch').execute();
+    });
+
+    it("takes back at start the jobs this installation's earlier run held, and waits out anyone else's lease", async () => {
+      const here = installationId(dataDir);
+      const elsewhere = installationId(dataDir, 'another-host');
+      const resumed = gated();
+      const { h } = handler('reclaim', resumed.behaviour);
+      const leasedJob = async (refId: number, owner: string) =>
+        (
+          await jobs
+            .insertInto('jobs')
+            .values({
+              kind: 'reclaim',
+              ref_id: refId,
+              user_id: null,
+              params_json: null,
+              status: 'running',
+              attempts: 1,
+              next_run_at: new Date().toISOString(),
+              deadline_at: new Date(Date.now() + 600_000).toISOString(),
+              lease_owner: owner,
+              lease_expires_at: new Date(Date.now() + 60_000).toISOString(),
+              cancel_requested: 0,
+              last_error: null,
+              finished_at: null,
+              created_at: new Date().toISOString(),
+              updated_at: new Date().toISOString(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      // A kill -9 of this server: the pid is gone (or reused by this very process after a restart).
+      const killed = await leasedJob(1, `${here}:${await deadPid()}:a1b2c3`);
+      const samePid = await leasedJob(2, `${here}:${process.pid}:d4e5f6`);
+      // Another replica (another host or data folder) and a live process of this installation.
+      const replica = await leasedJob(3, `${elsewhere}:${process.pid}:0a0b0c`);
+      const sibling = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+      try {
+        const live = await leasedJob(4, `${here}:${sibling.pid}:112233`);
+        const r = runner({ installation: here, leaseMs: 60_000 });
+        r.register(h);
+        r.start();
+        await until(() => resumed.started.length === 2);
+        expect(resumed.started.sort()).toEqual([1, 2]);
+        resumed.release(1);
+        resumed.release(2);
+        await until(async () => (await status(killed)) === 'completed' && (await status(samePid)) === 'completed');
+        const untouched = await jobs.selectFrom('jobs').select(['status', 'lease_owner']).where('id', 'in', [replica, live]).orderBy('id').execute();
+        expect(untouched).toEqual([
+          { status: 'running', lease_owner: `${elsewhere}:${process.pid}:0a0b0c` },
+          { status: 'running', lease_owner: `${here}:${sibling.pid}:112233` },
+        ]);
+        expect(resumed.started).toHaveLength(2);
+        // Their leases run out: then, and only then, they are taken over.
+        await jobs.updateTable('jobs').set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', 'in', [replica, live]).execute();
+        await until(() => resumed.started.length === 4);
+        resumed.release(3);
+        resumed.release(4);
+        await until(async () => (await status(replica)) === 'completed' && (await status(live)) === 'completed');
+        await r.stop();
+      } finally {
+        sibling.kill();
+      }
     });
 
     it('notices a cancel asked for through another process', async () => {

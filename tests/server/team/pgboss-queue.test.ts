@@ -37,6 +37,7 @@ function handlers(engine: string): JobHandler[] {
   const make = (kind: string): JobHandler => ({
     kind,
     lane: () => 'test',
+    jobClass: kind === 'video' ? 'batch' : 'interactive',
     timeoutMs: 60_000,
     async run({ job, signal, attempt, publish }) {
       runs.push({ engine, kind, refId: job.ref_id, attempt, userId: job.user_id });
@@ -232,12 +233,16 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     expect(fairPriority('batch', 0)).toBeLessThan(fairPriority('interactive', 999));
   });
 
-  it("refuses a user's job beyond the waiting cap with a 429", async () => {
+  it("refuses a user's work beyond the waiting cap with a 429, counted per class as the in-process runner does", async () => {
     const api = engine('api', false, { maxWaitingPerUser: 2 });
     await api.start();
+    await api.admit(3, 'video');
     await api.enqueue({ kind: 'video', refId: 1, userId: 3 });
     await api.enqueue({ kind: 'video', refId: 2, userId: 3 });
-    await expect(api.enqueue({ kind: 'video', refId: 3, userId: 3 })).rejects.toMatchObject({ status: 429, key: 'too_many_waiting_jobs' });
-    await api.enqueue({ kind: 'video', refId: 3, userId: 4 });
+    await expect(api.admit(3, 'video')).rejects.toMatchObject({ status: 429, key: 'queue_full' });
+    await expect(api.admit(4, 'video', 3)).rejects.toMatchObject({ status: 429, key: 'queue_full' });
+    // Another user, and the same user's interactive work, are not held back by that backlog.
+    await api.admit(4, 'video', 2);
+    await api.admit(3, 'analysis');
   });
 });
