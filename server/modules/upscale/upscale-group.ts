@@ -48,6 +48,9 @@ export interface UpscaleGroupOptions {
   team?: { jobs: JobEngine };
 }
 
+/** Jobs a worker's own engine queue lets wait (the job queue, not this, limits what it is given). */
+const WORKER_LOCAL_QUEUE = 1_000;
+
 /** An API replica's engine slot: it runs nothing, the workers do. */
 const noEngines: EngineFactory = () => ({
   listModels: () => Promise.reject(new Error('an API replica (ROLE=api) runs no upscale engines')),
@@ -122,7 +125,9 @@ export async function registerUpscaleWorker(
   const service = new UpscaleService({
     engines: engineFactory(config, o.engines),
     concurrency: c.concurrency,
-    maxQueue: c.maxQueue,
+    // Not the admission rule here (the API replicas keep the team's): the queue hands this process at
+    // most UPSCALE_CONCURRENCY jobs, and one more may arrive while an aborted run lets go of its engine.
+    maxQueue: WORKER_LOCAL_QUEUE,
     maxPixels: c.maxPixels,
     maxInflightBytes: c.maxInflightBytes,
     resultTtlSeconds: c.resultTtlSeconds,
@@ -156,7 +161,8 @@ export async function registerUpscaleGroup(
   const service = new UpscaleService({
     engines: o.team && config.role === 'api' ? noEngines : engineFactory(config, o.engines),
     concurrency: c.concurrency,
-    maxQueue: c.maxQueue,
+    // In team mode the team's rule admits uploads (TeamUpscales.assertCapacity), not this queue.
+    maxQueue: o.team ? WORKER_LOCAL_QUEUE : c.maxQueue,
     maxPixels: c.maxPixels,
     maxInflightBytes: c.maxInflightBytes,
     resultTtlSeconds: c.resultTtlSeconds,

@@ -129,7 +129,7 @@ function team(env: Record<string, string> = {}, runner: { maxRunMs: number } = {
   };
 }
 
-async function designerToken(api: FastifyInstance): Promise<string> {
+async function designerToken(api: FastifyInstance, account = 'team-designer'): Promise<string> {
   const login = async (body: unknown) =>
     (await api.inject({ method: 'POST', url: '/api/auth/login-password', payload: body as Record<string, unknown> })).json<{
       data: { token: string };
@@ -139,10 +139,10 @@ async function designerToken(api: FastifyInstance): Promise<string> {
     method: 'POST',
     url: '/api/users/',
     headers: { authorization: `Bearer ${admin}` },
-    payload: { account: 'team-designer', password: 'pass-123456', user_level: 'DESIGNER' },
+    payload: { account, password: 'pass-123456', user_level: 'DESIGNER' },
   });
   expect(created.statusCode).toBe(201);
-  return login({ account: 'team-designer', password: 'pass-123456' });
+  return login({ account, password: 'pass-123456' });
 }
 
 const single = (app: FastifyInstance, token: string, image: Buffer, headers: Record<string, string> = {}, name = 'fabric.png') => {
@@ -237,6 +237,37 @@ describe.skipIf(postgres.skip)('upscaling through the queue: two API replicas an
     expect(allRuns().sort()).toEqual(batch.map(sha).sort());
     expect(engine1.runs.length).toBeGreaterThan(0);
     expect(engine2.runs.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it("runs another user's single image before the rest of one user's batch", async () => {
+    engine1.runs = [];
+    engine2.runs = [];
+    engine1.holding = true;
+    engine2.holding = true;
+    const other = await designerToken(api2, 'other-designer');
+    const batch = images.slice(0, 6);
+    const body = multipart({ model_name: 'up2x-conservative' }, batch.map((data, i) => ({ field: 'images', filename: `f${i}.png`, data })));
+    const streamed = api1.inject({
+      method: 'POST',
+      url: '/upscale-api/upscale/batch',
+      headers: { ...body.headers, 'accept-language': 'en-US', authorization: `Bearer ${token}` },
+      payload: body.payload,
+    });
+    // Two of the batch's images run, four wait; then the other user's one image arrives.
+    await until(async () => engine1.held.length + engine2.held.length, (n) => n === 2, 15_000);
+    const lone = single(api2, other, images[7]!);
+    await until(rows, (r) => r.filter((x) => x.status === 'queued').length === 5);
+    // The next slot that frees up (one worker's; the other still holds its image) takes the lone
+    // image, not the batch's third.
+    const freed = engine1.held.length === 1 ? engine1 : engine2;
+    freed.held.shift()!.finish();
+    await until(async () => freed.held.length, (n) => n === 1, 15_000);
+    expect(freed.runs.at(-1)).toBe(sha(images[7]!));
+    engine1.release();
+    engine2.release();
+    expect((await lone).statusCode).toBe(200);
+    expect(parseEventStream((await streamed).body).at(-1)).toMatchObject({ type: 'complete', succeeded: 6 });
+    expect(allRuns()).toHaveLength(7);
   }, 30_000);
 
   it('attaches a resend with the same Idempotency-Key at the other replica to the running job: one engine run', async () => {
