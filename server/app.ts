@@ -16,7 +16,9 @@ import type { UploadBudget } from './http/upload-budget.js';
 import { registerAuthRoutes } from './modules/auth/auth-routes.js';
 import { registerUsersRoutes } from './modules/users/users-routes.js';
 import { registerPromptsRoutes } from './modules/prompts/prompts-routes.js';
-import { registerUpscaleGroup } from './modules/upscale/upscale-group.js';
+import { registerUpscaleGroup, registerUpscaleWorker } from './modules/upscale/upscale-group.js';
+import type { EngineFactory } from './modules/upscale/upscale-engine-port.js';
+import type { JobEngine } from './jobs/job-engine.js';
 import { createGenerationModule, type GenerationOverrides } from './modules/generation/generation-module.js';
 import { registerHistoryRoutes } from './modules/generation/history-routes.js';
 import { registerImageGroup } from './modules/generation/image-group.js';
@@ -32,6 +34,8 @@ declare module 'fastify' {
     db: Db;
     /** The image and workshop groups' upload budget (GENERATION_MAX_INFLIGHT_BYTES). */
     generationUploads: UploadBudget;
+    /** The job engine: the in-process runner, or pg-boss in team mode. */
+    jobs: JobEngine;
   }
 }
 
@@ -42,6 +46,8 @@ export interface BuildOptions extends ServiceOverrides {
   generation?: GenerationOverrides;
   /** Where the log's JSON lines go instead of stdout (tests read what was logged). */
   logStream?: { write(line: string): void };
+  /** The upscale engines instead of Real-CUGAN's (tests count or hold their runs). */
+  upscaleEngines?: EngineFactory;
 }
 
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -140,6 +146,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     team: options.generation?.team,
   });
   app.decorate('generationUploads', generation.uploads);
+  app.decorate('jobs', generation.runner);
   app.addHook('onReady', async () => generation.runner.start());
   app.addHook('preClose', async () => generation.runner.stop());
   app.addHook('onClose', async () => generation.files.close?.());
@@ -158,7 +165,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   );
 
   // The upscale group lives here when UPSCALE_URL is a path; a full URL means its own host. A
-  // worker (ROLE=worker) serves no API, so it has none.
+  // worker (ROLE=worker) serves no API, so it has none: in team mode it runs the upscale jobs the
+  // API replicas queue (TEAM_MODE=true sends every upscale through the job engine).
+  const team = config.jobs.engine === 'pgboss' ? { jobs: generation.runner } : undefined;
   if (config.publicApi.upscale.startsWith('/') && config.role !== 'worker') {
     await registerUpscaleGroup(app, config, {
       prefix: config.publicApi.upscale.replace(/\/+$/, ''),
@@ -166,6 +175,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       db,
       now: services.now,
       absoluteLinks: false,
+      ...(options.upscaleEngines ? { engines: options.upscaleEngines } : {}),
+      ...(team ? { team } : {}),
+    });
+  } else if (config.publicApi.upscale.startsWith('/') && team) {
+    await registerUpscaleWorker(app, config, {
+      jobs: team.jobs,
+      db,
+      now: services.now,
+      ...(options.upscaleEngines ? { engines: options.upscaleEngines } : {}),
     });
   }
 

@@ -10,8 +10,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // The upscale group runs in this process unless UPSCALE_URL points at another host: make sure
   // the Real-CUGAN weights are here (fetched once, integrity-checked). Without them the rest of the
-  // workspace still starts; the upscale calls then say the models are missing.
-  if (config.publicApi.upscale.startsWith('/') && config.role !== 'worker') {
+  // workspace still starts; the upscale calls then say the models are missing. In team mode a
+  // worker runs the upscale jobs with them, and an API replica serves them to devices (the graphs
+  // the PWA's on-device upscaler runs) without loading an engine.
+  if (config.publicApi.upscale.startsWith('/')) {
     await ensureModels(config.upscale.modelsDir, (msg) => process.stdout.write(`  ${msg}\n`)).catch((error: unknown) => {
       process.stderr.write(
         `  Real-CUGAN models unavailable (${error instanceof Error ? error.message : String(error)}); upscaling is off until \`npm run models:fetch\` succeeds.\n`,
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   if (config.role === 'worker') {
     await app.ready();
-    process.stdout.write(`\n  Loom Studio worker is running generation jobs (pg-boss schema ${config.jobs.schema}); no HTTP port.\n\n`);
+    process.stdout.write(`\n  Loom Studio worker is running generation and upscale jobs (pg-boss schema ${config.jobs.schema}); no HTTP port.\n\n`);
     return;
   }
   // Only a process that serves the API makes the first administrator (and can show its password).

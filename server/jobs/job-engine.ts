@@ -60,7 +60,8 @@ export function createJobEngine(o: {
     log: o.log,
     now: o.now,
     runsJobs: o.config.role !== 'api',
-    concurrency: settings.concurrency,
+    // Upscales (lane "upscale") run UPSCALE_CONCURRENCY at once per worker process, one per engine.
+    concurrency: (lane) => (lane === 'upscale' ? o.config.upscale.concurrency : settings.concurrency(lane)),
     pollMs: settings.pollMs,
     budgetMs: settings.budgetMs,
     backoff: settings.backoff,

@@ -22,6 +22,11 @@ const MAX_TTL_MS = 3_600_000;
 export const REPLAY_GRACE_MS = 20_000;
 const MAX_KEY_LENGTH = 200;
 
+/** How long a finished answer is replayed: never a link that is about to expire. */
+export function replayTtlMs(resultTtlSeconds: number): number {
+  return Math.min(MAX_TTL_MS, (resultTtlSeconds * 1000) / 2);
+}
+
 interface Entry {
   key: string;
   /** The user who started the job: only they may cancel it. */
@@ -61,8 +66,7 @@ export class IdempotentResults {
     private readonly graceMs = REPLAY_GRACE_MS,
     private readonly durable?: DurableReplays,
   ) {
-    // Never hand out a link that is about to expire.
-    this.ttlMs = Math.min(MAX_TTL_MS, (resultTtlSeconds * 1000) / 2);
+    this.ttlMs = replayTtlMs(resultTtlSeconds);
   }
 
   static fingerprint(userId: number, params: UpscaleParams, image: Buffer): string {

@@ -1,15 +1,22 @@
 // The upscale API group as one unit: its own error replies, the role guard, multipart parsing,
 // the service with its engines, queue, result store and sweep, and the routes. The companion
 // server mounts it under its prefix; server/upscale-main.ts runs it alone on its own host.
+import { randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { installAccessGuard, type Authenticator } from '../../http/access-guard.js';
+import type { JobEngine } from '../../jobs/job-engine.js';
 import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cache-dir.js';
 import { realEngineFactory } from './real-engine.js';
-import { createResultStore } from './result-store.js';
+import { DurableReplays } from './durable-replays.js';
+import { createInputStore } from './input-store.js';
+import { createResultStore, type ResultStore } from './result-store.js';
 import { createSignedUrls } from './signed-urls.js';
+import { UpscaleJobTable } from './team-jobs.js';
+import { TeamUpscales } from './team-upscale.js';
+import { upscaleJobHandlers, UpscaleWorkerPresence } from './team-upscale-jobs.js';
 import type { EngineFactory } from './upscale-engine-port.js';
 import { registerGraphRoutes } from './graph-routes.js';
 import { installUpscaleErrorHandlers } from './upscale-error-handlers.js';
@@ -34,6 +41,105 @@ export interface UpscaleGroupOptions {
   absoluteLinks: boolean;
   /** Defaults to the Real-CUGAN engine; tests that must hold a job pass their own. */
   engines?: EngineFactory;
+  /**
+   * Team mode (TEAM_MODE=true): uploads are stored and queued on this job engine for the workers;
+   * with ROLE=all this process is one of them too, with ROLE=api it loads no engine.
+   */
+  team?: { jobs: JobEngine };
+}
+
+/** Jobs a worker's own engine queue lets wait (the job queue, not this, limits what it is given). */
+const WORKER_LOCAL_QUEUE = 1_000;
+
+/** An API replica's engine slot: it runs nothing, the workers do. */
+const noEngines: EngineFactory = () => ({
+  listModels: () => Promise.reject(new Error('an API replica (ROLE=api) runs no upscale engines')),
+  upscale: () => Promise.reject(new Error('an API replica (ROLE=api) runs no upscale engines')),
+  close: async () => undefined,
+});
+
+function engineFactory(config: AppConfig, engines: EngineFactory | undefined): EngineFactory {
+  const c = config.upscale;
+  return (
+    engines ??
+    realEngineFactory({ modelsDir: c.modelsDir, threads: c.threads, concurrency: c.concurrency, maxPixels: c.maxPixels })
+  );
+}
+
+/**
+ * Team mode's upscale job kinds on the job engine, and on a process that runs them (`service`
+ * given) the worker's heartbeat from ready until close. Every role registers the kinds: an API
+ * replica enqueues and cancels them.
+ */
+function registerTeamUpscaleJobs(
+  app: FastifyInstance,
+  config: AppConfig,
+  o: { jobs: JobEngine; db: Db; now: () => Date; store: ResultStore; service?: UpscaleService },
+): { table: UpscaleJobTable; replays: DurableReplays; inputs: ReturnType<typeof createInputStore> } {
+  const table = new UpscaleJobTable(o.db.kysely, o.now);
+  const inputs = createInputStore(config.storage, config.dataDir);
+  const replays = new DurableReplays(o.db.kysely, o.now, (outcome) => o.store.has(outcome.resultId));
+  const workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const log: FastifyBaseLogger = app.log;
+  for (const handler of upscaleJobHandlers({
+    table,
+    inputs,
+    replays,
+    service: o.service,
+    workerId,
+    resultTtlSeconds: config.upscale.resultTtlSeconds,
+    errorContext: { maxPixels: config.upscale.maxPixels, uploadLimitBytes: config.uploadLimitBytes },
+    now: o.now,
+    log,
+  }))
+    o.jobs.register(handler);
+  if (o.service) {
+    const presence = new UpscaleWorkerPresence({
+      table,
+      inputs,
+      service: o.service,
+      workerId,
+      slots: config.upscale.concurrency,
+      now: o.now,
+      log,
+    });
+    app.addHook('onReady', async () => presence.start());
+    app.addHook('preClose', async () => presence.stop());
+  }
+  app.addHook('onClose', async () => inputs.close?.());
+  return { table, replays, inputs };
+}
+
+/**
+ * A worker process (ROLE=worker) in team mode: no routes, only the engines (UPSCALE_CONCURRENCY
+ * slots of UPSCALE_THREADS), the shared result store and the upscale jobs it takes from the queue.
+ */
+export async function registerUpscaleWorker(
+  app: FastifyInstance,
+  config: AppConfig,
+  o: { jobs: JobEngine; db: Db; now: () => Date; engines?: EngineFactory },
+): Promise<UpscaleService> {
+  const c = config.upscale;
+  await sweepFeatureCacheDir(featureCacheDir()).catch((error: unknown) => app.log.warn({ err: error }, 'feature cache sweep failed'));
+  const store = createResultStore(config.storage, config.dataDir);
+  const service = new UpscaleService({
+    engines: engineFactory(config, o.engines),
+    concurrency: c.concurrency,
+    // Not the admission rule here (the API replicas keep the team's): the queue hands this process at
+    // most UPSCALE_CONCURRENCY jobs, and one more may arrive while an aborted run lets go of its engine.
+    maxQueue: WORKER_LOCAL_QUEUE,
+    maxPixels: c.maxPixels,
+    maxInflightBytes: c.maxInflightBytes,
+    resultTtlSeconds: c.resultTtlSeconds,
+    dataDir: config.dataDir,
+    store,
+    signedUrls: createSignedUrls(config.jwtSecret, config.publicApi.upscale.replace(/\/+$/, '')),
+    now: o.now,
+  });
+  registerTeamUpscaleJobs(app, config, { jobs: o.jobs, db: o.db, now: o.now, store, service });
+  app.addHook('onClose', () => service.close());
+  app.decorate('upscale', service);
+  return service;
 }
 
 export async function registerUpscaleGroup(
@@ -50,25 +156,43 @@ export async function registerUpscaleGroup(
     (error: unknown) => app.log.warn({ err: error }, 'feature cache sweep failed'),
   );
   const signedUrls = createSignedUrls(config.jwtSecret, o.prefix);
+  const store = createResultStore(config.storage, config.dataDir);
+  let team: TeamUpscales | undefined;
   const service = new UpscaleService({
-    engines:
-      o.engines ??
-      realEngineFactory({
-        modelsDir: c.modelsDir,
-        threads: c.threads,
-        concurrency: c.concurrency,
-        maxPixels: c.maxPixels,
-      }),
+    engines: o.team && config.role === 'api' ? noEngines : engineFactory(config, o.engines),
     concurrency: c.concurrency,
-    maxQueue: c.maxQueue,
+    // In team mode the team's rule admits uploads (TeamUpscales.assertCapacity), not this queue.
+    maxQueue: o.team ? WORKER_LOCAL_QUEUE : c.maxQueue,
     maxPixels: c.maxPixels,
     maxInflightBytes: c.maxInflightBytes,
     resultTtlSeconds: c.resultTtlSeconds,
     dataDir: config.dataDir,
-    store: createResultStore(config.storage, config.dataDir),
+    store,
     signedUrls,
     now: o.now,
+    ...(o.team ? { uploadsBusy: () => team!.full() } : {}),
   });
+  if (o.team) {
+    const parts = registerTeamUpscaleJobs(app, config, {
+      jobs: o.team.jobs,
+      db: o.db,
+      now: o.now,
+      store,
+      // ROLE=all in team mode: this process is a worker too.
+      ...(config.role === 'all' ? { service } : {}),
+    });
+    team = new TeamUpscales({
+      db: o.db.kysely,
+      jobs: o.team.jobs,
+      table: parts.table,
+      inputs: parts.inputs,
+      replays: parts.replays,
+      maxQueuePerWorker: c.maxQueue,
+      maxPixels: c.maxPixels,
+      now: o.now,
+      log: app.log,
+    });
+  }
   service.startSweeper((error) => app.log.warn({ err: error }, 'upscale result sweep failed'));
   app.addHook('onClose', () => service.close());
   app.decorate('upscale', service);
@@ -94,10 +218,11 @@ export async function registerUpscaleGroup(
         maxBatchFiles: c.maxBatchFiles,
         resultTtlSeconds: c.resultTtlSeconds,
         linkBase,
+        ...(team ? { team } : {}),
       });
       registerGraphRoutes(group, {
         modelsDir: c.modelsDir,
-        knownModel: async (name) => (await service.listModels()).some((m) => m.name === name),
+        knownModel: async (name) => (await (team ?? service).listModels()).some((m) => m.name === name),
       });
     },
     { prefix: o.prefix },

@@ -11,6 +11,8 @@ import { abortOnDisconnect } from './client-abort.js';
 import { DurableReplays } from './durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from './idempotent-results.js';
 import type { SignedUrls } from './signed-urls.js';
+import { streamTeamBatch } from './team-batch-stream.js';
+import type { TeamUpscales } from './team-upscale.js';
 import { UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
 import { parseUpscaleParams, type UpscaleParams } from './upscale-params.js';
@@ -29,6 +31,8 @@ export interface UpscaleRouteOptions {
   resultTtlSeconds: number;
   /** Prepended to result links: '' on the same origin, the host's own origin when standalone. */
   linkBase: (request: FastifyRequest) => string;
+  /** Team mode: uploads are stored and queued for the workers instead of run here (team-upscale.ts). */
+  team?: TeamUpscales;
 }
 
 /** Sent with the model list: POST /upscale/single honours Idempotency-Key (resends are replayed). */
@@ -41,6 +45,11 @@ const FORM_OVERHEAD_BYTES = 128 * 1024;
 
 export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptions): void {
   const ctx: ErrorContext = { maxPixels: o.maxPixels, uploadLimitBytes: o.uploadLimitBytes };
+  // In process: this process's queue; in team mode: the team's waiting requests in the database.
+  const assertCapacity = async (): Promise<void> => {
+    if (o.team) await o.team.assertCapacity();
+    else o.service.queue.assertCapacity();
+  };
   const tooLarge = () =>
     new UpscaleHttpError(413, 'file_too_large', { mb: Math.round(o.uploadLimitBytes / (1024 * 1024)) });
 
@@ -49,9 +58,9 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
    * declared length would pass the upload budget, is refused at once (503 with Retry-After) instead
    * of after its upload. A resend that joins a keyed job needs no place of its own.
    */
-  const admitUpload = (request: FastifyRequest, maxFiles: number, joinsJob = false): UploadHold => {
+  const admitUpload = async (request: FastifyRequest, maxFiles: number, joinsJob = false): Promise<UploadHold> => {
     if (!request.isMultipart()) throw new UpscaleHttpError(415, 'not_multipart');
-    if (!joinsJob) o.service.queue.assertCapacity();
+    if (!joinsJob) await assertCapacity();
     const declared = Number(request.headers['content-length']) || 0;
     // Never more than such a form can keep: a false length must not take the whole budget.
     return o.service.uploads.reserve(Math.min(declared, maxFiles * o.uploadLimitBytes + FORM_OVERHEAD_BYTES));
@@ -70,7 +79,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     if (maxFiles === 1 && upload.files[0]?.tooLarge) throw tooLarge();
     if (upload.files.length === 0) throw new UpscaleHttpError(400, 'missing_image', {}, { field: 'image' });
     const params = parseUpscaleParams(upload.fields);
-    await o.service.assertModel(params.modelName);
+    await (o.team ?? o.service).assertModel(params.modelName);
     return { ...upload, params };
   };
 
@@ -79,7 +88,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     void reply.header(IDEMPOTENCY_SUPPORT_HEADER, 'upscale-single');
     return {
       status: 'success',
-      models: await o.service.listModels(),
+      models: await (o.team ?? o.service).listModels(),
       message: upscaleMessage('models_listed', request.headers['accept-language']),
     };
   });
@@ -104,18 +113,21 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     const key = typeof header === 'string' ? header : undefined;
     const userId = currentUser(request).id;
     // Held until the answer: the image stays in memory while it waits and runs.
-    const hold = admitUpload(request, 1, idempotent.has(key, userId));
+    const joinsJob = o.team ? await o.team.joinsJob(key, userId) : idempotent.has(key, userId);
+    const hold = await admitUpload(request, 1, joinsJob);
     let answer: Awaited<ReturnType<typeof idempotent.run>>;
     try {
       const { files, params } = await readRequest(request, 1, hold);
       const file = files[0]!;
-      answer = await idempotent.run(
-        key,
-        userId,
-        IdempotentResults.fingerprint(userId, params, file.data),
-        signal,
-        (workSignal, record) => o.service.upscale(file, params, { signal: workSignal, beforePublish: record }),
-      );
+      answer = o.team
+        ? await o.team.single(file, params, userId, key, signal)
+        : await idempotent.run(
+            key,
+            userId,
+            IdempotentResults.fingerprint(userId, params, file.data),
+            signal,
+            (workSignal, record) => o.service.upscale(file, params, { signal: workSignal, beforePublish: record }),
+          );
     } finally {
       hold.close();
       discardRestOfBody(request);
@@ -138,7 +150,9 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
   // The designer's Cancel of a keyed single upscale: without it the job would outlive its aborted
   // request for the resend grace, holding an engine slot others wait for.
   app.delete<{ Params: { key: string } }>('/upscale/jobs/:key', async (request) => {
-    const found = await idempotent.cancel(request.params.key, currentUser(request).id);
+    const found = o.team
+      ? await o.team.cancelKey(request.params.key, currentUser(request).id)
+      : await idempotent.cancel(request.params.key, currentUser(request).id);
     if (found === 'unknown') throw new UpscaleHttpError(404, 'not_found');
     if (found === 'not_owner') throw new UpscaleHttpError(403, 'forbidden');
     return {
@@ -150,11 +164,24 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
   });
 
   app.post('/upscale/batch', async (request, reply) => {
-    const hold = admitUpload(request, o.maxBatchFiles);
+    const hold = await admitUpload(request, o.maxBatchFiles);
     try {
       const { files, params } = await readRequest(request, o.maxBatchFiles, hold);
       // Checked again after the upload, before the stream starts, while a real status can still be sent.
-      o.service.queue.assertCapacity();
+      await assertCapacity();
+      if (o.team) {
+        await streamTeamBatch(request, reply, {
+          team: o.team,
+          userId: currentUser(request).id,
+          maxPixels: o.maxPixels,
+          files,
+          params,
+          ctx,
+          linkBase: o.linkBase(request),
+          onItemDone: (bytes) => hold.release(bytes),
+        });
+        return;
+      }
       await streamBatch(request, reply, {
         service: o.service,
         files,

@@ -7,7 +7,7 @@ import { toModelViews, type ModelView } from './model-catalogue.js';
 import { DiskResultStore, resultFilename, type ResultStore } from './result-store.js';
 import type { SignedUrls } from './signed-urls.js';
 import { UploadBudget } from '../../http/upload-budget.js';
-import type { EngineFactory, UpscaleEnginePort } from './upscale-engine-port.js';
+import type { EngineFactory, EngineModel, UpscaleEnginePort } from './upscale-engine-port.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';
 
@@ -24,6 +24,8 @@ export interface UpscaleServiceOptions {
   store?: ResultStore;
   signedUrls: SignedUrls;
   now: () => Date;
+  /** The upload budget's refusal; by default this process's queue-full answer with its estimate. */
+  uploadsBusy?: () => UpscaleHttpError;
 }
 
 export interface UpscaleOutcome {
@@ -59,7 +61,7 @@ export class UpscaleService {
   constructor(private readonly o: UpscaleServiceOptions) {
     this.queue = new JobQueue(o.concurrency, o.maxQueue);
     // Held bytes free up as jobs finish: the queue's estimate is the retry hint.
-    this.uploads = new UploadBudget(o.maxInflightBytes, () => this.queue.full());
+    this.uploads = new UploadBudget(o.maxInflightBytes, o.uploadsBusy ?? (() => this.queue.full()));
     this.store = o.store ?? new DiskResultStore(o.dataDir);
     this.engines = Array.from({ length: o.concurrency }, (_, slot) => o.engines(slot));
   }
@@ -78,6 +80,11 @@ export class UpscaleService {
         throw new UpscaleHttpError(503, 'models_unavailable');
       throw error;
     }
+  }
+
+  /** The first engine's models as it lists them (a worker reports them to the API replicas). */
+  listEngineModels(): Promise<EngineModel[]> {
+    return this.engines[0]!.listModels();
   }
 
   /** Refuses an unknown model before any upload is processed. */

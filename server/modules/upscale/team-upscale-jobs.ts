@@ -1,0 +1,194 @@
+// The upscale job of team mode, as the job queue (pg-boss) runs it on a worker process: read the
+// stored input, run this process's engines (UpscaleService: UPSCALE_CONCURRENCY slots of
+// UPSCALE_THREADS), store the result in the shared result store, write the replay record of a
+// keyed request before the result is published (the order the in-process path keeps), mark the row
+// and tell the replica holding the request over the progress bus. Also the worker's heartbeat
+// (slots and models, which the API replicas read) and the sweep of inputs a crash left behind.
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobHandler } from '../../jobs/job-handler.js';
+import type { DurableReplays } from './durable-replays.js';
+import { replayTtlMs } from './idempotent-results.js';
+import type { InputStore } from './input-store.js';
+import type { UpscaleJobTable, StoredFailure } from './team-jobs.js';
+import { ACTIVE_STATUSES } from './team-jobs.js';
+import { toUpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
+import type { UpscaleParams } from './upscale-params.js';
+import type { UpscaleOutcome, UpscaleService } from './upscale-service.js';
+
+/** A single upscale (a person waits for it) and one image of a batch. */
+export const UPSCALE_KIND = 'upscale';
+export const UPSCALE_BATCH_KIND = 'upscale-batch';
+/** Their lane: one pg-boss queue, UPSCALE_CONCURRENCY at once per worker process. */
+export const UPSCALE_LANE = 'upscale';
+/**
+ * Longest one image may take (a 4x model on a large scan with one thread). pg-boss notices a
+ * worker that died mid-job only when the job's expiry (this plus the engine's grace) has passed.
+ */
+export const UPSCALE_JOB_TIMEOUT_MS = 15 * 60_000;
+const HEARTBEAT_MS = 10_000;
+/** Inputs older than this with no unfinished job are leftovers of a crash. */
+const INPUT_SWEEP_AGE_MS = 3_600_000;
+/** Finished rows are kept this long (the Retry-After estimate reads recent ones). */
+const ROW_KEEP_MS = 24 * 3_600_000;
+
+export const upscaleTopic = (id: number) => `upscale:${id}`;
+
+export type UpscaleJobEvent =
+  | { type: 'progress'; fraction: number }
+  | { type: 'done'; outcome: UpscaleOutcome }
+  | { type: 'failed'; failure: StoredFailure }
+  | { type: 'cancelled' };
+
+export interface UpscaleJobDeps {
+  table: UpscaleJobTable;
+  inputs: InputStore;
+  replays: DurableReplays;
+  /** The engines: only a process that runs upscales (ROLE=worker or all) has them. */
+  service?: UpscaleService;
+  workerId: string;
+  resultTtlSeconds: number;
+  errorContext: ErrorContext;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}
+
+export function toStoredFailure(error: unknown, ctx: ErrorContext): StoredFailure {
+  const mapped = toUpscaleHttpError(error, ctx);
+  return { status: mapped.status, code: mapped.code, vars: mapped.vars };
+}
+
+/** The two job kinds (interactive singles, batch images) sharing one lane and one run. */
+export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
+  const run: JobHandler['run'] = async (ctx) => {
+    const id = ctx.job.ref_id;
+    const row = await d.table.get(id);
+    // Cancelled (or answered) before a worker took it: nothing to do.
+    if (!row || !ACTIVE_STATUSES.includes(row.status)) return;
+    if (!d.service) throw new Error('this process runs no upscale engines');
+    if (!(await d.table.start(id, d.workerId))) return;
+    const topic = upscaleTopic(id);
+    const began = Date.now();
+    try {
+      const data = await d.inputs.get(row.input_ref);
+      if (!data) throw new Error(`the input of upscale job ${id} is gone`);
+      const params = JSON.parse(row.params_json) as UpscaleParams;
+      let last = -1;
+      const outcome = await d.service.upscale({ filename: row.filename, data }, params, {
+        signal: ctx.signal,
+        onStart: () => ctx.publish(topic, { type: 'progress', fraction: 0 } satisfies UpscaleJobEvent),
+        onProgress: (fraction) => {
+          // At most one event per percent, as the in-process batch stream sends.
+          const rounded = Math.floor(fraction * 100) / 100;
+          if (rounded > last) {
+            last = rounded;
+            ctx.publish(topic, { type: 'progress', fraction: rounded } satisfies UpscaleJobEvent);
+          }
+        },
+        // Stored before the result is published: a crash leaves both or neither.
+        beforePublish: async (result) => {
+          if (!row.idem_key || !row.fingerprint) return;
+          await d.replays
+            .put(row.user_id, row.idem_key, {
+              fingerprint: row.fingerprint,
+              outcome: result,
+              expiresAt: d.now().getTime() + replayTtlMs(d.resultTtlSeconds),
+            })
+            // A record that cannot be written costs a second run on a resend, not this answer.
+            .catch((error: unknown) => d.log.warn({ err: error, jobId: id }, 'could not write an upscale replay record'));
+        },
+      });
+      // The row first, then the event: a replica that missed the notification reads the row.
+      if (await d.table.complete(id, outcome, Date.now() - began))
+        ctx.publish(topic, { type: 'done', outcome } satisfies UpscaleJobEvent);
+    } catch (error) {
+      // Cancelled, handed back at shutdown, or a crash: the queue decides (fail() or another run).
+      if (ctx.signal.aborted) throw error;
+      // The engine refused the image or failed: answered as the in-process path answers, not retried.
+      const failure = toStoredFailure(error, d.errorContext);
+      if (failure.status >= 500) d.log.error({ err: error, jobId: id }, 'upscale job failed');
+      if (await d.table.fail(id, failure)) ctx.publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
+    }
+    await d.inputs.remove(row.input_ref).catch(() => undefined);
+  };
+
+  const fail: JobHandler['fail'] = async (job, error, reason, publish) => {
+    const id = job.ref_id;
+    const row = await d.table.get(id);
+    const topic = upscaleTopic(id);
+    if (reason === 'cancelled') {
+      await d.table.cancel(id);
+      publish(topic, { type: 'cancelled' } satisfies UpscaleJobEvent);
+    } else {
+      const failure = toStoredFailure(error, d.errorContext);
+      if (await d.table.fail(id, failure)) publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
+    }
+    if (row) await d.inputs.remove(row.input_ref).catch(() => undefined);
+  };
+
+  const common = { lane: () => UPSCALE_LANE, timeoutMs: UPSCALE_JOB_TIMEOUT_MS, run, fail };
+  return [
+    { kind: UPSCALE_KIND, jobClass: 'interactive', ...common },
+    // Batch images rank below every single upscale and round-robin across users (fair-priority.ts).
+    { kind: UPSCALE_BATCH_KIND, jobClass: 'batch', ...common },
+  ];
+}
+
+/** Removes inputs a crash left behind: old, and no unfinished job needs them. */
+export async function sweepInputs(table: UpscaleJobTable, inputs: InputStore, nowMs: number): Promise<number> {
+  const old = await inputs.listOlder(nowMs - INPUT_SWEEP_AGE_MS);
+  const inUse = await table.inputsInUse(old);
+  let removed = 0;
+  for (const ref of old) {
+    if (inUse.has(ref)) continue;
+    await inputs.remove(ref);
+    removed++;
+  }
+  return removed;
+}
+
+/**
+ * A worker says every few seconds that it lives, with its engine slots and models (the API
+ * replicas' queue-full limit and model list read them), and sweeps old inputs and rows.
+ */
+export class UpscaleWorkerPresence {
+  private timer: NodeJS.Timeout | undefined;
+  private beats = 0;
+
+  constructor(
+    private readonly o: {
+      table: UpscaleJobTable;
+      inputs: InputStore;
+      service: UpscaleService;
+      workerId: string;
+      slots: number;
+      now: () => Date;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  async start(): Promise<void> {
+    await this.beat();
+    this.timer = setInterval(() => void this.beat(), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.o.table.removeWorker(this.o.workerId).catch(() => undefined);
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      const models = await this.o.service.listEngineModels().catch(() => []);
+      await this.o.table.heartbeat(this.o.workerId, this.o.slots, models);
+      // About every ten minutes.
+      if (this.beats++ % 60 === 0) {
+        const nowMs = this.o.now().getTime();
+        await sweepInputs(this.o.table, this.o.inputs, nowMs);
+        await this.o.table.sweep(new Date(nowMs - ROW_KEEP_MS));
+      }
+    } catch (error) {
+      this.o.log.warn({ err: error }, 'upscale worker heartbeat failed');
+    }
+  }
+}
