@@ -38,6 +38,9 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
+      // Held while creating: several processes starting at once on a new schema would otherwise
+      // race inside CREATE SCHEMA IF NOT EXISTS and one of them fail on a duplicate key.
+      await client.query(`SELECT pg_advisory_lock(hashtext('loom-schema:' || $1))`, [schema]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     } finally {
       await client.end();

@@ -1,6 +1,7 @@
 // Runs every migration at start; the same list serves SQLite and PostgreSQL.
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Db, Dialect } from './database.js';
+import type { Database } from './schema.js';
 import { accountsMigration } from './migrations/0001-accounts.js';
 import { promptsMigration } from './migrations/0002-prompts.js';
 import { throttleAndTokenVersionMigration } from './migrations/0003-throttle-and-token-version.js';
@@ -21,8 +22,23 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
 }
 
 export async function migrateToLatest(db: Db, extra: Record<string, Migration> = {}): Promise<void> {
+  if (db.dialect !== 'postgres') return migrateOn(db, db.kysely, extra);
+  // Replicas and workers of a team start together: one migrates while the others wait on this
+  // lock (Kysely's own lock row comes too late — creating its tables already races).
+  await db.kysely.connection().execute(async (conn) => {
+    const key = `loom-migrate:${db.schema ?? 'public'}`;
+    await sql`SELECT pg_advisory_lock(hashtext(${key}))`.execute(conn);
+    try {
+      await migrateOn(db, conn, extra);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+    }
+  });
+}
+
+async function migrateOn(db: Db, kysely: Kysely<Database>, extra: Record<string, Migration>): Promise<void> {
   const migrator = new Migrator({
-    db: db.kysely,
+    db: kysely,
     provider: { getMigrations: async () => ({ ...migrationsFor(db.dialect), ...extra }) },
     // Named explicitly: Kysely's check for its own tables otherwise matches them in any schema, so
     // a database with another schema that has them (another tenant, a test run) skipped creating

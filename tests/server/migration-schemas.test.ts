@@ -26,4 +26,18 @@ describe.skipIf(postgres.skip)('migrations per PostgreSQL schema', () => {
       await dropSchema(second);
     }
   });
+
+  it('lets several processes start on one new schema at once (team mode: replicas and workers)', async () => {
+    const schema = uniqueSchema();
+    try {
+      // Four processes' connections opening and migrating the same fresh schema at the same moment.
+      const dbs = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema })));
+      const results = await Promise.allSettled(dbs.map((db) => migrateToLatest(db)));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(await dbs[0]!.kysely.selectFrom('users').select('id').execute()).toEqual([]);
+      await Promise.all(dbs.map((db) => db.close()));
+    } finally {
+      await dropSchema(schema);
+    }
+  });
 });
