@@ -103,8 +103,12 @@ export interface AnalysisResult {
 }
 
 export interface Analyser {
-  /** Streams the analysis text piece by piece through onText, then resolves with the whole. */
-  analyse(input: AnalyseInput, onText: (chunk: string) => void): Promise<AnalysisResult>;
+  /**
+   * Streams the analysis text piece by piece through onText, then resolves with the whole. When an
+   * adapter asks again after a cut stream, it first calls onRestart: the text handed over so far
+   * is void, and the new attempt's text follows from its start.
+   */
+  analyse(input: AnalyseInput, onText: (chunk: string) => void, onRestart?: () => void): Promise<AnalysisResult>;
 }
 
 export interface ImageGenerationInput {
@@ -119,12 +123,23 @@ export interface ImageGenerationInput {
   signal: AbortSignal;
 }
 
+/** A candidate the provider did not make, and why (a safety block, or a rate limit left for later). */
+export interface CandidateFailure {
+  index: number;
+  error: ProviderError;
+}
+
 export interface ImageGenerator {
-  /** Calls onImage as each image is ready (index in 0..count-1), then resolves with all of them. */
+  /**
+   * Calls onImage as each image is ready (index in 0..count-1), then resolves with them: images[i]
+   * is candidate i. Each candidate succeeds or fails on its own: those named in `failures` have no
+   * image (a hole at their index). A failure that concerns every candidate (a bad key, a cancel)
+   * rejects instead.
+   */
   generateImages(
     input: ImageGenerationInput,
     onImage: (image: GeneratedImage, index: number) => void,
-  ): Promise<{ images: GeneratedImage[]; model: string }>;
+  ): Promise<{ images: GeneratedImage[]; model: string; failures?: CandidateFailure[] }>;
 }
 
 export interface VideoPromptDraft {

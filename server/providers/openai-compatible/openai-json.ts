@@ -2,6 +2,7 @@
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import { ProviderError } from '../capabilities.js';
+import { retrying } from '../shared/retry.js';
 import { checkCompletion } from './openai-answer.js';
 import type { OpenAiContext } from './openai-context.js';
 import { toOpenAiError } from './openai-errors.js';
@@ -20,6 +21,10 @@ export interface JsonChat<T> {
 }
 
 export async function chatJson<T>(context: OpenAiContext, request: JsonChat<T>): Promise<{ value: T; model: string }> {
+  return retrying(() => chatJsonOnce(context, request), context.retry, request.signal, { provider: 'openai' });
+}
+
+async function chatJsonOnce<T>(context: OpenAiContext, request: JsonChat<T>): Promise<{ value: T; model: string }> {
   let completion;
   try {
     completion = await context.client.chat.completions.create(
