@@ -202,8 +202,8 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
             stream.send({ type: 'streaming', content: event.content, offset: event.offset });
             break;
           case 'text_reset':
-            // A new attempt: the text streamed so far is dropped, so no sentence is read twice.
-            stream.send({ type: 'streaming_reset' });
+            // A new attempt after this stream showed text: the reader drops it, so no sentence is read twice.
+            if (streaming) stream.send({ type: 'streaming_reset' });
             break;
           case 'analysed':
             await sendAnalysed();
