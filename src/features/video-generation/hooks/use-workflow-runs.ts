@@ -18,6 +18,7 @@ import {
   mergeImages,
   mergeVideos,
   newRequestId,
+  placeStreamed,
   promptsFromServer,
   type VideoDraft,
 } from '../model/draft';
@@ -76,6 +77,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
           analysisText: view.analysis_text ?? d.analysisText,
           analysisModel: view.model ?? d.analysisModel,
           candidates: mergeImages(d.candidates, view.images.filter((i) => i.status === 'completed')),
+          candidatesNotice: view.candidates?.message ?? null,
         }),
       );
       setAnalysis((s) => ({ ...s, running: false, progress: 100, message: t('videoGeneration.progress.completed'), retryInMs: null }));
@@ -94,7 +96,9 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
       let finished = false;
       const onEvent = (e: AnalyzeEvent) => {
         if (e.type === 'streaming') {
-          update((x) => ({ ...x, analysisText: x.analysisText + e.content }));
+          update((x) => ({ ...x, analysisText: placeStreamed(x.analysisText, e.content, e.offset) }));
+        } else if (e.type === 'streaming_reset') {
+          update((x) => ({ ...x, analysisText: '' }));
         } else if (e.type === 'progress') {
           setAnalysis((s) => ({
             ...s,
@@ -180,7 +184,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
     if (!d) return;
     const requestId = newRequestId();
     update((x) =>
-      goTo('images')({ ...x, requestId, analysisStarted: true, analysisText: '', analysisModel: null, candidates: [], selectedImageIds: [] }),
+      goTo('images')({ ...x, requestId, analysisStarted: true, analysisText: '', analysisModel: null, candidates: [], candidatesNotice: null, selectedImageIds: [] }),
     );
     void runAnalysis(requestId);
   }, [read, runAnalysis, update]);
