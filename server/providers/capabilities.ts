@@ -159,8 +159,23 @@ export interface PromptWriterInput {
   signal: AbortSignal;
 }
 
+/** A piece of one option's prompt text as it is written: `offset` is where it starts in that prompt. */
+export interface PromptDraftPiece {
+  index: number;
+  content: string;
+  offset: number;
+}
+
 export interface PromptWriter {
-  writeVideoPrompts(input: PromptWriterInput): Promise<{ prompts: VideoPromptDraft[]; model: string }>;
+  /**
+   * The options; with onDraft, each option's prompt text is handed over as it is written (an
+   * adapter that cannot stream just answers at the end). onRestart: as for Analyser.analyse.
+   */
+  writeVideoPrompts(
+    input: PromptWriterInput,
+    onDraft?: (piece: PromptDraftPiece) => void,
+    onRestart?: () => void,
+  ): Promise<{ prompts: VideoPromptDraft[]; model: string }>;
 }
 
 export type VideoKind = 'standard' | 'first-last-frame';

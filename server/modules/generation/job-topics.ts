@@ -19,6 +19,8 @@ export type GenerationEvent =
   | { type: 'started' }
   /** A piece of streamed text; `offset` is where it starts in this attempt's text. */
   | { type: 'text'; content: string; offset: number }
+  /** A piece of video prompt option `index` as it is written; `offset` is where it starts in that prompt. */
+  | { type: 'prompt_text'; index: number; content: string; offset: number }
   /** A new attempt starts: the text streamed so far is void. */
   | { type: 'text_reset' }
   | { type: 'analysed' }

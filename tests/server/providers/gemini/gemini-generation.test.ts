@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GeneratedImage, InputImage } from '../../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../../server/providers/gemini/gemini-provider.js';
-import { pngImage, ProviderTestServer, sendJson, type RecordedRequest } from '../provider-test-server.js';
+import { openSse, pieces, pngImage, ProviderTestServer, sendJson, writeSse, type RecordedRequest } from '../provider-test-server.js';
 import {
   expectProviderError,
   geminiChunk,
@@ -315,5 +315,30 @@ describe('Gemini workshop', () => {
       'invalid_request',
     );
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('Gemini video prompts, streamed', () => {
+  it('hands each option\'s prompt text over as it is written (streamGenerateContent), and the whole at the end', async () => {
+    const STREAM = '/v1beta/models/gemini-text-test:streamGenerateContent';
+    server.on('POST', STREAM, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(JSON.stringify(SAMPLE_VIDEO_PROMPTS), 13)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
+      res.end();
+    });
+    const drafts: string[] = [];
+    let pieceCount = 0;
+    const result = await provider().promptWriter.writeVideoPrompts(
+      { image: modelImage, fabric: {}, userPrompt: 'graceful', count: 3, language: 'en-US', signal: new AbortController().signal },
+      (piece) => {
+        pieceCount += 1;
+        drafts[piece.index] = (drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
+      },
+    );
+    expect(pieceCount).toBeGreaterThan(3);
+    expect(drafts).toEqual(result.prompts.map((p) => p.prompt));
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.query.get('alt')).toBe('sse');
   });
 });

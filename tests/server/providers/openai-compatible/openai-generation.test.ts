@@ -4,8 +4,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InputImage } from '../../../../server/providers/capabilities.js';
 import { createOpenAiProvider } from '../../../../server/providers/openai-compatible/openai-provider.js';
-import { pngImage, ProviderTestServer, sendJson, sendText, type RecordedRequest } from '../provider-test-server.js';
-import { chatCompletion, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
+import { openSse, pieces, pngImage, ProviderTestServer, sendJson, sendText, writeSse, type RecordedRequest } from '../provider-test-server.js';
+import { chatChunk, chatCompletion, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
 
 let server: ProviderTestServer;
 let modelImage: InputImage;
@@ -249,5 +249,39 @@ describe('OpenAI-compatible workshop', () => {
       /OPENAI_IMAGE_MODEL/,
     );
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('OpenAI-compatible video prompts, streamed', () => {
+  it('streams each option\'s prompt text as it is written, and asks again after a cut, dropping what it showed', async () => {
+    const json = JSON.stringify(SAMPLE_VIDEO_PROMPTS);
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json.slice(0, 120), 11)) writeSse(res, chatChunk({ content: piece }));
+      res.end();
+    }, 1);
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json, 11)) writeSse(res, chatChunk({ content: piece }));
+      writeSse(res, chatChunk({}, 'stop'));
+      writeSse(res, '[DONE]');
+      res.end();
+    });
+    let drafts: string[] = [];
+    let restarts = 0;
+    const result = await provider().promptWriter.writeVideoPrompts(
+      { image: modelImage, fabric: {}, userPrompt: 'graceful', count: 3, language: 'en-US', signal: new AbortController().signal },
+      (piece) => {
+        drafts[piece.index] = (drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
+      },
+      () => {
+        restarts += 1;
+        drafts = [];
+      },
+    );
+    expect(restarts).toBe(1);
+    expect(drafts).toEqual(result.prompts.map((p) => p.prompt));
+    expect(server.requests).toHaveLength(2);
+    expect((server.requests[1]!.json as { stream?: boolean }).stream).toBe(true);
   });
 });
