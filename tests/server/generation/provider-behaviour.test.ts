@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GenerationProviders } from '../../../server/modules/generation/generation-providers.js';
 import { createGeminiProvider } from '../../../server/providers/gemini/gemini-provider.js';
-import { geminiChunk, geminiParts, rpcError, SAMPLE_ANALYSIS } from '../providers/gemini/gemini-fixtures.js';
+import { geminiChunk, geminiParts, rpcError, SAMPLE_ANALYSIS, SAMPLE_VIDEO_PROMPTS } from '../providers/gemini/gemini-fixtures.js';
 import { openSse, pieces, pngImage, ProviderTestServer, sendJson, writeSse } from '../providers/provider-test-server.js';
 import { createGenerationApp, type GenerationTestApp, type Part } from './helpers/generation-app.js';
 
@@ -160,5 +160,38 @@ describe('generation with the Gemini adapter as Gemini behaves', () => {
     expect(view.status).toBe('completed');
     expect(view.candidates).toMatchObject({ made: 5, refused: 1 });
     expect(view.candidates.message).toMatch(/^1 of 6 images not made: the AI service stayed busy/);
+  });
+
+  it('streams the video prompts as they are written; a cut stream is dropped and asked again (2 prompt calls)', async () => {
+    server.on('POST', STREAM_PATH, analysisAnswer);
+    server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, imageAnswer()));
+    const { events: analysed } = await t.stream('/image-api/analyze-images-json-stream', { token: user.token, form: form('prompts-source') });
+    const image = (analysed.find((e) => e.type === 'complete')!.data as { images: { id: number }[] }).images[0]!;
+    server.reset();
+    const json = JSON.stringify(SAMPLE_VIDEO_PROMPTS);
+    server.on('POST', STREAM_PATH, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json.slice(0, 150), 25)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      res.end();
+    }, 1);
+    server.on('POST', STREAM_PATH, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json, 25)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
+      res.end();
+    });
+    const { events } = await t.stream('/image-api/video-prompts-stream', { token: user.token, body: { image_ids: [image.id], language: 'en-US' } });
+    let drafts: string[] = [];
+    for (const e of events) {
+      if (e.type === 'prompt_streaming_reset') drafts = [];
+      if (e.type === 'prompt_streaming') {
+        const index = Number(e.index);
+        drafts[index] = (drafts[index] ?? '').slice(0, Number(e.offset)) + String(e.content);
+      }
+    }
+    const saved = events.find((e) => e.type === 'prompts')!.prompts as { prompt: string }[];
+    expect(events.filter((e) => e.type === 'prompt_streaming_reset')).toHaveLength(1);
+    expect(drafts).toEqual(saved.map((p) => p.prompt));
+    expect(calls(STREAM_PATH)).toBe(2);
   });
 });
