@@ -382,6 +382,20 @@ const catalogue = {
     'th-TH': 'สร้างภาพไม่สำเร็จ',
     'id-ID': 'Pembuatan gambar gagal',
   },
+  candidates_blocked: {
+    'zh-CN': '{total} 张中有 {refused} 张被 AI 服务的安全策略拦截，未能生成',
+    'en-US': "{refused} of {total} images not made: blocked by the AI service's safety filter",
+    'vi-VN': '{refused}/{total} ảnh không được tạo: bị bộ lọc an toàn của dịch vụ AI chặn',
+    'th-TH': 'ไม่ได้สร้างภาพ {refused} จาก {total} ภาพ: ถูกตัวกรองความปลอดภัยของบริการ AI บล็อก',
+    'id-ID': '{refused} dari {total} gambar tidak dibuat: diblokir oleh filter keamanan layanan AI',
+  },
+  candidates_missing: {
+    'zh-CN': '{total} 张中有 {refused} 张未能生成：{why}',
+    'en-US': '{refused} of {total} images not made: {why}',
+    'vi-VN': '{refused}/{total} ảnh không được tạo: {why}',
+    'th-TH': 'ไม่ได้สร้างภาพ {refused} จาก {total} ภาพ: {why}',
+    'id-ID': '{refused} dari {total} gambar tidak dibuat: {why}',
+  },
   regeneration_failed: {
     'zh-CN': '重新生成失败',
     'en-US': 'Regeneration failed',

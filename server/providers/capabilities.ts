@@ -103,8 +103,12 @@ export interface AnalysisResult {
 }
 
 export interface Analyser {
-  /** Streams the analysis text piece by piece through onText, then resolves with the whole. */
-  analyse(input: AnalyseInput, onText: (chunk: string) => void): Promise<AnalysisResult>;
+  /**
+   * Streams the analysis text piece by piece through onText, then resolves with the whole. When an
+   * adapter asks again after a cut stream, it first calls onRestart: the text handed over so far
+   * is void, and the new attempt's text follows from its start.
+   */
+  analyse(input: AnalyseInput, onText: (chunk: string) => void, onRestart?: () => void): Promise<AnalysisResult>;
 }
 
 export interface ImageGenerationInput {
@@ -119,12 +123,23 @@ export interface ImageGenerationInput {
   signal: AbortSignal;
 }
 
+/** A candidate the provider did not make, and why (a safety block, or a rate limit left for later). */
+export interface CandidateFailure {
+  index: number;
+  error: ProviderError;
+}
+
 export interface ImageGenerator {
-  /** Calls onImage as each image is ready (index in 0..count-1), then resolves with all of them. */
+  /**
+   * Calls onImage as each image is ready (index in 0..count-1), then resolves with them: images[i]
+   * is candidate i. Each candidate succeeds or fails on its own: those named in `failures` have no
+   * image (a hole at their index). A failure that concerns every candidate (a bad key, a cancel)
+   * rejects instead.
+   */
   generateImages(
     input: ImageGenerationInput,
     onImage: (image: GeneratedImage, index: number) => void,
-  ): Promise<{ images: GeneratedImage[]; model: string }>;
+  ): Promise<{ images: GeneratedImage[]; model: string; failures?: CandidateFailure[] }>;
 }
 
 export interface VideoPromptDraft {
@@ -144,8 +159,23 @@ export interface PromptWriterInput {
   signal: AbortSignal;
 }
 
+/** A piece of one option's prompt text as it is written: `offset` is where it starts in that prompt. */
+export interface PromptDraftPiece {
+  index: number;
+  content: string;
+  offset: number;
+}
+
 export interface PromptWriter {
-  writeVideoPrompts(input: PromptWriterInput): Promise<{ prompts: VideoPromptDraft[]; model: string }>;
+  /**
+   * The options; with onDraft, each option's prompt text is handed over as it is written (an
+   * adapter that cannot stream just answers at the end). onRestart: as for Analyser.analyse.
+   */
+  writeVideoPrompts(
+    input: PromptWriterInput,
+    onDraft?: (piece: PromptDraftPiece) => void,
+    onRestart?: () => void,
+  ): Promise<{ prompts: VideoPromptDraft[]; model: string }>;
 }
 
 export type VideoKind = 'standard' | 'first-last-frame';

@@ -116,6 +116,10 @@ export function readProviderConfig(env: Record<string, string | undefined> = pro
   }
   const e = parsed.data;
   const problems: string[] = [];
+  if (e.OPENAI_API_KEY && e.OPENAI_IMAGE_MODEL) {
+    const problem = imageModelProblem(e.OPENAI_IMAGE_MODEL, Boolean(e.OPENAI_BASE_URL));
+    if (problem) problems.push(`OPENAI_IMAGE_MODEL: ${problem}`);
+  }
   if (Boolean(e.KLING_ACCESS_KEY) !== Boolean(e.KLING_SECRET_KEY)) {
     problems.push(e.KLING_ACCESS_KEY ? 'KLING_SECRET_KEY: required when KLING_ACCESS_KEY is set' : 'KLING_ACCESS_KEY: required when KLING_SECRET_KEY is set');
   }
@@ -166,6 +170,21 @@ export function readProviderConfig(env: Record<string, string | undefined> = pro
   }
   if (problems.length > 0) throw configError(problems);
   return { ...adapters, serve };
+}
+
+/** OpenAI image models that edit images (images/edits), named in the message refusing one that cannot. */
+export const EDITING_IMAGE_MODELS = 'gpt-image-1.5, gpt-image-1, gpt-image-1-mini, gpt-image-2 (or another gpt-image model), chatgpt-image-latest, dall-e-2';
+
+/**
+ * Why an OpenAI image model cannot serve here, or undefined. Every image flow starts from an
+ * image (the uploads, the image being regenerated, the workshop's picture), so the model must
+ * take images/edits: GPT image models and dall-e-2 do, dall-e-3 does not. On OpenAI itself the
+ * name must be one of those; a gateway (OPENAI_BASE_URL) may name its models as it likes.
+ */
+export function imageModelProblem(model: string, gateway: boolean): string | undefined {
+  const edits = /^(gpt-image-|chatgpt-image-)/.test(model) || /^dall-e-2(\b|-)/.test(model);
+  if (edits || (gateway && !model.startsWith('dall-e'))) return undefined;
+  return `${model} cannot edit images (images/edits), and every image here is made from the uploaded ones; use one that can: ${EDITING_IMAGE_MODELS}`;
 }
 
 function configError(lines: string[]): ConfigError {

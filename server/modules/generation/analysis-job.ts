@@ -44,6 +44,9 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
         if (!slot) throw new ProviderError('unavailable', 'no analyser is configured');
         const uploads = await repo.uploads([request.id]);
         const images = await Promise.all(uploads.map((u) => inputImage(ctx.files, u.file_id, u.role)));
+        // This run's text starts from nothing: a client still showing an earlier run's cut text drops it.
+        let offset = 0;
+        send({ type: 'text_reset' });
         const raw = await slot.impl.analyse(
           {
             prompt: request.prompt,
@@ -55,7 +58,14 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
             signal,
           },
           (chunk) => {
-            if (!signal.aborted && chunk) send({ type: 'text', content: chunk });
+            if (signal.aborted || !chunk) return;
+            send({ type: 'text', content: chunk, offset });
+            offset += chunk.length;
+          },
+          // The adapter asks again after a cut stream: what was shown is dropped, never shown twice.
+          () => {
+            offset = 0;
+            send({ type: 'text_reset' });
           },
         );
         signal.throwIfAborted();

@@ -47,7 +47,7 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
           bodyContentType: 'multipart/form-data',
           response: {
             description:
-              'data: {"type":"progress","progress","message"} | {"type":"streaming","content"} | {"type":"complete","data"} | {"type":"error","message","code"}',
+              'data: {"type":"progress","progress","message"} | {"type":"streaming","content","offset"} | {"type":"streaming_reset"} | {"type":"complete","data"} (data.candidates: made, refused, message) | {"type":"error","message","code"}',
             contentType: 'text/event-stream',
           },
         },
@@ -199,7 +199,11 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
               streaming = true;
               sendProgress(15, 'progress_generating');
             }
-            stream.send({ type: 'streaming', content: event.content });
+            stream.send({ type: 'streaming', content: event.content, offset: event.offset });
+            break;
+          case 'text_reset':
+            // A new attempt after this stream showed text: the reader drops it, so no sentence is read twice.
+            if (streaming) stream.send({ type: 'streaming_reset' });
             break;
           case 'analysed':
             await sendAnalysed();

@@ -1,9 +1,12 @@
 // Generating images into rows made beforehand (the six candidates of a request, or the images of a
-// regenerate run): only rows not yet completed are asked for, each image is saved the moment the
-// provider hands it over (so a cut stream or a crash loses nothing finished), and rows the
-// provider left without an image end as failed. Every write is a guarded move (row-states.ts): an
-// image a cancel already failed is never brought back, and the run stops with RowMovedOn.
-import { ProviderError, type GeneratedImage, type ImageGenerationInput } from '../../providers/capabilities.js';
+// regenerate run): only rows still open (pending or generating) are asked for, each image is saved
+// the moment the provider hands it over (so a cut stream or a crash loses nothing finished), and
+// each candidate succeeds or fails on its own. A candidate the provider refused (a safety block,
+// an answer without an image) ends as failed with its reason while its siblings are kept; one left
+// by a rate limit or an outage stays open and the run fails retryably, so the job runner's next
+// run asks for the missing ones only. Every write is a guarded move (row-states.ts): an image a
+// cancel already failed is never brought back, and the run stops with RowMovedOn.
+import { ProviderError, type CandidateFailure, type GeneratedImage, type ImageGenerationInput } from '../../providers/capabilities.js';
 import type { ImageGenerator } from '../../providers/capabilities.js';
 import { failureColumns, NO_FAILURE } from './failure.js';
 import { mustMove, RowMovedOn } from './row-states.js';
@@ -21,11 +24,22 @@ export interface FillOptions {
   onSaved: (row: GeneratedImageRow, done: number, total: number) => void;
 }
 
-/** Answers how many rows ended with an image. */
-export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Promise<number> {
-  const open = o.rows.filter((r) => r.status !== 'completed');
-  let done = o.rows.length - open.length;
-  if (open.length === 0) return done;
+/** How the rows ended: with an image, or refused by the provider. */
+export interface FillOutcome {
+  made: number;
+  refused: number;
+}
+
+const isOpen = (row: GeneratedImageRow) => row.status === 'pending' || row.status === 'generating';
+
+/** Refusals that concern one picture: the row ends failed, the others go on. */
+const REFUSALS = new Set(['safety', 'bad_response']);
+
+export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Promise<FillOutcome> {
+  const open = o.rows.filter(isOpen);
+  let done = o.rows.filter((r) => r.status === 'completed').length;
+  const refusedBefore = o.rows.filter((r) => r.status === 'failed').length;
+  if (open.length === 0) return { made: done, refused: refusedBefore };
   o.input.signal.throwIfAborted();
   for (const row of open) mustMove(await ctx.repo.moveImage(row.id, 'generating', NO_FAILURE), `image ${row.id}`);
 
@@ -71,7 +85,9 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
     throw saveError instanceof RowMovedOn ? saveError : error;
   }
   // Images handed over only in the final answer are saved too, with the model now known.
-  result.images.forEach((image, index) => save(image, index, result.model));
+  result.images.forEach((image, index) => {
+    if (image) save(image, index, result.model);
+  });
   await chain;
   o.input.signal.throwIfAborted();
   if (saveError) throw saveError;
@@ -79,11 +95,23 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
   for (const row of open) {
     if (saved.has(open.indexOf(row))) mustMove(await ctx.repo.moveImage(row.id, 'completed', { model: result.model }), `image ${row.id}`);
   }
-  if (done === 0) throw new ProviderError('bad_response', 'the provider returned no image');
-  const missing = open.filter((_, index) => !saved.has(index));
-  for (const row of missing) {
-    const failure = failureColumns(new ProviderError('bad_response', `the provider returned ${result.images.length} of ${open.length} images`), o.failureKey);
-    mustMove(await ctx.repo.moveImage(row.id, 'failed', failure), `image ${row.id}`);
+
+  const failures = new Map<number, CandidateFailure>((result.failures ?? []).map((f) => [f.index, f]));
+  let refused = refusedBefore;
+  let later: ProviderError | undefined;
+  for (const [index, row] of open.entries()) {
+    if (saved.has(index)) continue;
+    const failure = failures.get(index)?.error;
+    if (failure && !REFUSALS.has(failure.kind)) {
+      // Left open for the job's next run.
+      later ??= failure;
+      continue;
+    }
+    const why = failure ?? new ProviderError('bad_response', `the provider returned ${saved.size} of ${open.length} images`);
+    mustMove(await ctx.repo.moveImage(row.id, 'failed', failureColumns(why, o.failureKey)), `image ${row.id}`);
+    refused++;
   }
-  return done;
+  if (later) throw later;
+  if (done === 0) throw failures.values().next().value?.error ?? new ProviderError('bad_response', 'the provider returned no image');
+  return { made: done, refused };
 }

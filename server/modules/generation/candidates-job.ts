@@ -1,4 +1,8 @@
-// The six candidate images of an analyse request, from its uploads and the analysis's prompt.
+// The six candidate images of an analyse request, from its uploads and the analysis's prompt. Each
+// candidate ends on its own (candidate-images.ts): the request completes with those made, and the
+// ones refused say why. A run cut by a rate limit is run again by the job runner, which asks only
+// for the candidates still open; when its patience runs out, the request still completes with
+// what was made, the missing ones failed with the reason.
 import type { JobHandler } from '../../jobs/job-handler.js';
 import { ProviderError, type Aspect, type Language } from '../../providers/capabilities.js';
 import { fillImageRows } from './candidate-images.js';
@@ -52,10 +56,18 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
       mustMove(await repo.moveRequest(request.id, 'completed', { completed_at: repo.now() }), `request ${request.id}`);
       publish(topic, { type: 'completed' } satisfies GenerationEvent);
     }),
-    async fail(job, error, _reason, publish) {
+    async fail(job, error, reason, publish) {
       // Finished work stays finished: a cancel that lands as the work completes changes nothing.
       const failure = failureColumns(error, 'image_generation_failed');
       await repo.failOpenImages({ requestId: job.ref_id }, failure);
+      const made = (await repo.imagesOfRequests([job.ref_id])).filter((i) => i.status === 'completed').length;
+      // Not cancelled, and some were made: the request is those, the rest say why they are missing.
+      if (reason === 'error' && made > 0) {
+        if (await repo.moveRequest(job.ref_id, 'completed', { completed_at: repo.now() })) {
+          publish(topics.request(job.ref_id), { type: 'completed' } satisfies GenerationEvent);
+        }
+        return;
+      }
       if (!(await repo.moveRequest(job.ref_id, 'failed', failure))) return;
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },

@@ -38,3 +38,24 @@ export function failureView(row: FailureColumns, locale: Locale): { code: string
   const text = failureMessage(row, locale);
   return text ? { code: row.error_code ?? 'internal', message: text } : null;
 }
+
+/**
+ * How a set of candidates ended, for `complete` and the request view: the count made, the count
+ * refused, and (when some are missing) why, in the reader's language: "1 of 6 images not made:
+ * blocked by the AI service's safety filter". The most frequent reason speaks for all.
+ */
+export function candidateSummary(rows: (FailureColumns & { status: string })[], locale: Locale) {
+  const made = rows.filter((r) => r.status === 'completed').length;
+  const failed = rows.filter((r) => r.status === 'failed');
+  if (failed.length === 0) return { made, refused: 0, total: rows.length, message: null };
+  const counts = new Map<string, number>();
+  for (const r of failed) counts.set(r.error_code ?? 'internal', (counts.get(r.error_code ?? 'internal') ?? 0) + 1);
+  const code = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  const vars = { refused: failed.length, total: rows.length };
+  const reasonKey = `reason_${code}`;
+  const text =
+    code === 'safety'
+      ? message('candidates_blocked', locale, vars)
+      : message('candidates_missing', locale, { ...vars, why: message(isKey(reasonKey) ? reasonKey : 'reason_internal', locale) });
+  return { made, refused: failed.length, total: rows.length, message: text };
+}

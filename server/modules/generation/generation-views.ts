@@ -3,7 +3,7 @@
 // reader's language. Spec §3's image and video detail fields are all here.
 import type { Locale } from '../../http/messages.js';
 import type { FileLinks } from '../../storage/signed-file-links.js';
-import { failureView } from './failure.js';
+import { candidateSummary, failureView } from './failure.js';
 import type { GenerationRepository } from './generation-repository.js';
 import type {
   GeneratedImageRow,
@@ -167,6 +167,11 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
         error: failureView(r, locale),
         uploaded_images: split(uploads.get(r.id)),
         images: imageViews.filter((i) => i.request_id === r.id),
+        // Made and refused while running too; the message says why some are missing.
+        candidates: candidateSummary(
+          images.filter((i) => i.request_id === r.id),
+          locale,
+        ),
         created_at: r.created_at,
         started_at: r.started_at,
         completed_at: r.completed_at,

@@ -17,7 +17,12 @@ export const topics = {
 /** What the job handlers publish; the streams turn it into the spec's events in the user's language. */
 export type GenerationEvent =
   | { type: 'started' }
-  | { type: 'text'; content: string }
+  /** A piece of streamed text; `offset` is where it starts in this attempt's text. */
+  | { type: 'text'; content: string; offset: number }
+  /** A piece of video prompt option `index` as it is written; `offset` is where it starts in that prompt. */
+  | { type: 'prompt_text'; index: number; content: string; offset: number }
+  /** A new attempt starts: the text streamed so far is void. */
+  | { type: 'text_reset' }
   | { type: 'analysed' }
   | { type: 'image_ready'; image_id: number; index: number; total: number }
   | { type: 'prompts_ready'; image_id: number }

@@ -59,15 +59,24 @@ export function videoPromptsJob(ctx: GenerationContext): JobHandler {
       const analysis = request ? parseAnalysis(request.analysis_json) : undefined;
       // The designer's context for this run, kept with the job by the stream call.
       const context = videoPromptContext(job.params_json);
-      const result = await slot.impl.writeVideoPrompts({
-        image: await inputImage(ctx.files, image.file_id, 'source'),
-        fabric: { ...(request ? parseFabric(request.fabric_json) : {}), ...context.fabric },
-        userPrompt: context.prompt ?? request?.prompt ?? image.prompt,
-        ...(analysis ? { analysis } : {}),
-        count: VIDEO_PROMPTS_PER_IMAGE,
-        language: (context.language ?? image.language) as Language,
-        signal,
-      });
+      // This run's text starts from nothing: a page still showing an earlier run's cut text drops it.
+      publish(topic, { type: 'text_reset' } satisfies GenerationEvent);
+      const result = await slot.impl.writeVideoPrompts(
+        {
+          image: await inputImage(ctx.files, image.file_id, 'source'),
+          fabric: { ...(request ? parseFabric(request.fabric_json) : {}), ...context.fabric },
+          userPrompt: context.prompt ?? request?.prompt ?? image.prompt,
+          ...(analysis ? { analysis } : {}),
+          count: VIDEO_PROMPTS_PER_IMAGE,
+          language: (context.language ?? image.language) as Language,
+          signal,
+        },
+        // Each option's text as it is written; a retried stream first drops what it showed.
+        (piece) => {
+          if (!signal.aborted && piece.content) publish(topic, { type: 'prompt_text', ...piece } satisfies GenerationEvent);
+        },
+        () => publish(topic, { type: 'text_reset' } satisfies GenerationEvent),
+      );
       signal.throwIfAborted();
       const drafts = checkedDrafts(result?.prompts);
       await repo.replaceVideoPrompts(

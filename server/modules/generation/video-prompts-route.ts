@@ -37,7 +37,7 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
           body,
           response: {
             description:
-              'data: {"type":"connected","image_ids"} | {"type":"progress","image_id","progress","message"} | {"type":"prompts","image_id","prompts"} | {"type":"image_error","image_id","code","message"} | {"type":"complete","images","count"} | {"type":"error","message","code"}',
+              'data: {"type":"connected","image_ids"} | {"type":"progress","image_id","progress","message"} | {"type":"prompt_streaming","image_id","index","content","offset"} | {"type":"prompt_streaming_reset","image_id"} | {"type":"prompts","image_id","prompts"} | {"type":"image_error","image_id","code","message"} | {"type":"complete","images","count"} | {"type":"error","message","code"}',
             contentType: 'text/event-stream',
           },
         },
@@ -71,6 +71,8 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
       const outcome = new Map<number, { status: 'completed' | 'failed'; prompts: unknown[]; error?: unknown }>();
       const overall = () => Math.round((100 * outcome.size) / ids.length);
       let queue = Promise.resolve();
+      /** Images whose prompt text this stream has shown. */
+      const streamedText = new Set<number>();
       const finishIfDone = () => {
         if (outcome.size < ids.length) return;
         stream.send({ type: 'progress', progress: 100, message: say('progress_completed') });
@@ -89,6 +91,12 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
               if (stream.closed || outcome.has(imageId)) return;
               if (event.type === 'started') {
                 stream.send({ type: 'progress', image_id: imageId, progress: overall(), message: say('progress_generating') });
+              } else if (event.type === 'prompt_text') {
+                streamedText.add(imageId);
+                stream.send({ type: 'prompt_streaming', image_id: imageId, index: event.index, content: event.content, offset: event.offset });
+              } else if (event.type === 'text_reset') {
+                // A new attempt after this stream showed its text: the page drops it.
+                if (streamedText.delete(imageId)) stream.send({ type: 'prompt_streaming_reset', image_id: imageId });
               } else if (event.type === 'retrying') {
                 stream.send({ type: 'progress', image_id: imageId, progress: overall(), message: say('progress_generating'), retry_in_ms: event.delay_ms, reason: event.code });
               } else if (event.type === 'prompts_ready') {

@@ -2,8 +2,10 @@
 // asking for JSON by responseSchema. The schema's first field is the prose; its characters are
 // handed to onText as the JSON arrives (shared/streamed-json-field.ts), and the complete JSON,
 // checked against the schema, gives AnalysisData. One request, the structured answer and a live
-// prose stream, and what was streamed is exactly the text of the result.
-import type { Analyser, AnalyseInput, AnalysisResult } from '../capabilities.js';
+// prose stream, and what was streamed is exactly the text of the result. A stream cut before its
+// finishReason (a reset, a 503 inside the stream, a clean end that never said it was done) is
+// asked again; when text was already handed over, onRestart tells the caller to drop it first.
+import { ProviderError, type Analyser, type AnalyseInput, type AnalysisResult } from '../capabilities.js';
 import { throwIfCancelled } from '../shared/abort.js';
 import { ANALYSIS_PROSE_FIELD, analysisAnswerSchema, parseJsonAnswer, toAnalysisResult } from '../shared/answer-schemas.js';
 import { analysisInstructions, analysisRequestText } from '../shared/instructions.js';
@@ -18,11 +20,15 @@ const responseSchema = geminiResponseSchema(analysisAnswerSchema);
 
 export function createGeminiAnalyser(context: GeminiContext): Analyser {
   return {
-    async analyse(input: AnalyseInput, onText: (chunk: string) => void): Promise<AnalysisResult> {
+    async analyse(input: AnalyseInput, onText: (chunk: string) => void, onRestart?: () => void): Promise<AnalysisResult> {
+      // One call for all the images: they share the request's size limit.
+      const inline = await inlineImageParts([...input.modelImages, ...input.patternImages]);
+      const modelParts = inline.slice(0, input.modelImages.length);
+      const patternParts = inline.slice(input.modelImages.length);
       const parts = [
         { text: analysisRequestText(input) },
-        ...(input.modelImages.length > 0 ? [{ text: 'Model images:' }, ...(await inlineImageParts(input.modelImages))] : []),
-        ...(input.patternImages.length > 0 ? [{ text: 'Pattern images:' }, ...(await inlineImageParts(input.patternImages))] : []),
+        ...(modelParts.length > 0 ? [{ text: 'Model images:' }, ...modelParts] : []),
+        ...(patternParts.length > 0 ? [{ text: 'Pattern images:' }, ...patternParts] : []),
       ];
       let streamed = false;
       const attempt = async (): Promise<AnalysisResult> => {
@@ -55,6 +61,8 @@ export function createGeminiAnalyser(context: GeminiContext): Analyser {
           throw toGeminiError(error, input.signal);
         }
         throwIfCancelled(input.signal, 'gemini');
+        // Gemini says when it is done; a stream that just ended was cut, and is asked again.
+        if (finishReason === undefined) throw new ProviderError('unavailable', "Gemini's analysis stream ended before it was complete", { provider: 'gemini' });
         checkFinishReason(finishReason, 'analysis');
         const answer = parseJsonAnswer(analysisAnswerSchema, field.json, 'gemini', 'analysis');
         // The model put another field first, or the prose had an escape we stopped at: hand over the rest.
@@ -62,7 +70,15 @@ export function createGeminiAnalyser(context: GeminiContext): Analyser {
         if (rest) onText(rest);
         return toAnalysisResult(answer, model);
       };
-      return withRetry(attempt, context.retry, input.signal, () => !streamed);
+      // A retry after text was handed over needs a caller that can take it back.
+      return withRetry(attempt, context.retry, input.signal, {
+        mayRetry: () => !streamed || onRestart !== undefined,
+        onRetry: () => {
+          if (!streamed) return;
+          streamed = false;
+          onRestart?.();
+        },
+      });
     },
   };
 }

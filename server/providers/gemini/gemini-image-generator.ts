@@ -2,12 +2,14 @@
 // one generateContent per candidate with responseModalities TEXT+IMAGE, the model and pattern
 // images as inline parts, imageConfig.aspectRatio from the aspect ('auto' leaves the shape to the
 // model, which follows the input image). Each candidate asks for a different composition, so six
-// candidates are six pictures; two run at a time.
+// candidates are six pictures; two run at a time, each succeeding or failing on its own
+// (shared/each-candidate.ts). The model works best with up to three input images: the first model
+// image and the pattern are chosen (shared/images.ts pickImageInputs).
 import type { GenerateContentConfig, Part } from '@google/genai';
 import { ProviderError, type GeneratedImage, type ImageGenerationInput, type ImageGenerator } from '../capabilities.js';
 import { ASPECT_RATIO } from '../shared/aspect.js';
 import { eachCandidate } from '../shared/each-candidate.js';
-import { readGeneratedImage } from '../shared/images.js';
+import { pickImageInputs, readGeneratedImage } from '../shared/images.js';
 import { candidateImagePrompt, candidateShot, creativityTemperature } from '../shared/instructions.js';
 import type { GeminiContext } from './gemini-context.js';
 import { toGeminiError } from './gemini-errors.js';
@@ -19,8 +21,8 @@ const CONCURRENT_CANDIDATES = 2;
 export function createGeminiImageGenerator(context: GeminiContext): ImageGenerator {
   return {
     async generateImages(input, onImage) {
-      const sources = await inlineImageParts(input.sources);
-      const images = await eachCandidate(
+      const sources = await inlineImageParts(pickImageInputs(input.sources));
+      const { images, failures } = await eachCandidate(
         input.count,
         CONCURRENT_CANDIDATES,
         input.signal,
@@ -38,7 +40,7 @@ export function createGeminiImageGenerator(context: GeminiContext): ImageGenerat
           ),
         onImage,
       );
-      return { images, model: context.imageModel };
+      return { images, model: context.imageModel, failures };
     },
   };
 }

@@ -1,16 +1,18 @@
 // Video prompts on Gemini: the chosen image plus the fabric facts, JSON by responseSchema with
-// exactly `count` options, camera moves from MiniMax's vocabulary.
-import type { PromptWriter } from '../capabilities.js';
+// exactly `count` options, camera moves from MiniMax's vocabulary. Streamed: each option's prompt
+// text is handed to onDraft as it is written.
+import type { PromptWriter, VideoPromptDraft } from '../capabilities.js';
 import { parseJson, readVideoPrompts, videoPromptsSchema } from '../shared/answer-schemas.js';
 import { videoPromptInstructions, videoPromptRequestText } from '../shared/instructions.js';
 import type { GeminiContext } from './gemini-context.js';
-import { generateJson } from './gemini-json.js';
+import { generateJson, streamJson, type JsonRequest } from './gemini-json.js';
+import { StreamedJsonStrings } from '../shared/streamed-json-field.js';
 import { inlineImageParts } from './gemini-response.js';
 
 export function createGeminiPromptWriter(context: GeminiContext): PromptWriter {
   return {
-    async writeVideoPrompts(input) {
-      const { value, model } = await generateJson(context, {
+    async writeVideoPrompts(input, onDraft, onRestart) {
+      const request: JsonRequest<VideoPromptDraft[]> = {
         systemInstruction: videoPromptInstructions(input),
         parts: [{ text: videoPromptRequestText(input) }, ...(await inlineImageParts([input.image]))],
         schema: videoPromptsSchema(input.count),
@@ -18,7 +20,21 @@ export function createGeminiPromptWriter(context: GeminiContext): PromptWriter {
         temperature: 0.9,
         signal: input.signal,
         what: 'video prompts',
-      });
+      };
+      if (!onDraft) {
+        const { value, model } = await generateJson(context, request);
+        return { prompts: value, model };
+      }
+      let drafts = new StreamedJsonStrings('prompt');
+      const { value, model } = await streamJson(
+        context,
+        request,
+        (chunk) => drafts.push(chunk).forEach((d) => onDraft({ index: d.index, content: d.fresh, offset: d.offset })),
+        () => {
+          drafts = new StreamedJsonStrings('prompt');
+          onRestart?.();
+        },
+      );
       return { prompts: value, model };
     },
   };

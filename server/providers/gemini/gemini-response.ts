@@ -3,20 +3,22 @@
 // Thought parts of thinking models are not the answer and are skipped.
 import type { FinishReason, GenerateContentResponse, Part } from '@google/genai';
 import { ProviderError, type InputImage } from '../capabilities.js';
-import { prepareImage } from '../shared/images.js';
+import { prepareImages } from '../shared/images.js';
 
 const PROVIDER = 'gemini';
 
-/** Gemini takes these as inline data (not GIF); larger images are scaled to 2048 px, the model sees less. */
-const INLINE_IMAGE = { accepted: ['image/png', 'image/jpeg', 'image/webp'], maxSide: 2048 } as const;
+/**
+ * Gemini takes these as inline data (not GIF); larger images are scaled to 2048 px, the model sees
+ * less. A request with inline data must stay under 20 MB in all, and base64 makes the bytes a third
+ * larger: the images of one request get 12 MB (16 MB as base64), the rest is headroom for the text,
+ * the schema and the JSON around them. Past it, the largest are re-encoded as smaller JPEGs.
+ */
+const INLINE_IMAGES = { accepted: ['image/png', 'image/jpeg', 'image/webp'], maxSide: 2048, maxTotalBytes: 12_000_000 } as const;
 
+/** The images of one request as inline parts, together within the request limit. */
 export async function inlineImageParts(images: InputImage[]): Promise<Part[]> {
-  return Promise.all(
-    images.map(async (image) => {
-      const prepared = await prepareImage(image, INLINE_IMAGE, PROVIDER);
-      return { inlineData: { mimeType: prepared.mimeType, data: prepared.data.toString('base64') } };
-    }),
-  );
+  const prepared = await prepareImages(images, INLINE_IMAGES, PROVIDER);
+  return prepared.map((p) => ({ inlineData: { mimeType: p.mimeType, data: p.data.toString('base64') } }));
 }
 
 /** Throws 'safety' when the prompt itself was blocked (no candidates then). */

@@ -1,40 +1,14 @@
-// Retrying 429 and 503 (and other 5xx or an unreachable server) inside the adapter. Chosen over leaving it all to the job runner because
-// one generation here is many requests (six candidate images): a rate limit on the fifth should
-// cost one retried request after the server's RetryInfo delay, not the four images already made.
-// Bounded: a few attempts, each wait at most `maxWaitMs`; a longer requested delay, or the last
-// failure, goes to the job runner as a ProviderError with retryAfterMs, which it honours. A
-// stream that has already handed text to the caller is never retried (the text cannot be taken
-// back); that failure goes to the job runner too.
-import { ProviderError } from '../capabilities.js';
-import { sleep } from '../shared/abort.js';
+// Gemini's retries: the shared bounded retry (shared/retry.ts) with RetryInfo's delay, which
+// gemini-errors.ts reads into retryAfterMs.
+import { DEFAULT_RETRY, retrying, type RetryOptions, type RetryPolicy } from '../shared/retry.js';
 
-export interface RetryPolicy {
-  /** Retries after the first attempt. */
-  retries: number;
-  /** The longest wait worth doing here; a server asking for more is left to the job runner. */
-  maxWaitMs: number;
-  /** Wait before the first retry when the server names none (doubling after). */
-  fallbackWaitMs: number;
-}
+export { DEFAULT_RETRY, type RetryPolicy };
 
-export const DEFAULT_RETRY: RetryPolicy = { retries: 2, maxWaitMs: 20_000, fallbackWaitMs: 2_000 };
-
-export async function withRetry<T>(
+export function withRetry<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   signal: AbortSignal,
-  mayRetry: () => boolean = () => true,
+  options: Omit<RetryOptions, 'provider'> = {},
 ): Promise<T> {
-  for (let tried = 0; ; tried++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      const retryable = error.kind === 'rate_limited' || error.kind === 'unavailable';
-      if (!retryable || tried >= policy.retries || !mayRetry()) throw error;
-      const wait = error.retryAfterMs ?? policy.fallbackWaitMs * 2 ** tried;
-      if (wait > policy.maxWaitMs) throw error;
-      await sleep(wait, signal, 'gemini');
-    }
-  }
+  return retrying(attempt, policy, signal, { provider: 'gemini', ...options });
 }

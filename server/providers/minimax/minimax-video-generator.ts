@@ -30,8 +30,12 @@ export interface MinimaxOptions {
   timeoutMs?: number;
 }
 
-/** Frames as MiniMax takes them: JPG, PNG or WebP under 20 MB, short side over 300 px, between 2:5 and 5:2. */
-const FRAME = { accepted: ['image/png', 'image/jpeg', 'image/webp'], maxSide: 2048 } as const;
+/**
+ * Frames as MiniMax takes them: JPG, PNG or WebP under 20 MB, short side over 300 px, between 2:5
+ * and 5:2. The frame travels as a base64 data URL, a third larger than the file: kept under 15 MB
+ * so the URL itself stays under 20 MB too.
+ */
+const FRAME = { accepted: ['image/png', 'image/jpeg', 'image/webp'], maxSide: 2048, maxBytes: 15_000_000 } as const;
 const MIN_SHORT_SIDE = 300;
 
 export function createMinimaxVideoGenerator(options: MinimaxOptions): VideoGenerator {

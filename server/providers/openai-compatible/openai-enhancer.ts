@@ -9,6 +9,7 @@ import { creativityTemperature, enhanceImagePrompt, enhanceTextInstructions } fr
 import { imageUrlParts, type OpenAiContext } from './openai-context.js';
 import { openAiImage } from './openai-images.js';
 import { chatJson } from './openai-json.js';
+import { retrying } from '../shared/retry.js';
 
 export function createOpenAiEnhancer(context: OpenAiContext): Enhancer {
   return {
@@ -33,7 +34,8 @@ export function createOpenAiEnhancer(context: OpenAiContext): Enhancer {
       const images: GeneratedImage[] = [];
       if (wantsImages && imageModel) {
         for (const image of input.images) {
-          images.push(await openAiImage({ ...context, imageModel }, { prompt: enhanceImagePrompt(input), sources: [image], aspect: 'auto', signal: input.signal }));
+          const request = { prompt: enhanceImagePrompt(input), sources: [image], aspect: 'auto' as const, signal: input.signal };
+          images.push(await retrying(() => openAiImage({ ...context, imageModel }, request), context.retry, input.signal, { provider: 'openai' }));
         }
       }
       return {

@@ -1,15 +1,17 @@
 // Video prompts on an OpenAI-compatible endpoint: the image as a data URL, JSON by json_schema
-// with exactly `count` options.
-import type { PromptWriter } from '../capabilities.js';
+// with exactly `count` options. Streamed: each option's prompt text is handed to onDraft as it is
+// written.
+import type { PromptWriter, VideoPromptDraft } from '../capabilities.js';
 import { parseJson, readVideoPrompts, videoPromptsSchema } from '../shared/answer-schemas.js';
 import { videoPromptInstructions, videoPromptRequestText } from '../shared/instructions.js';
 import { imageUrlParts, type OpenAiContext } from './openai-context.js';
-import { chatJson } from './openai-json.js';
+import { chatJson, chatJsonStreamed, type JsonChat } from './openai-json.js';
+import { StreamedJsonStrings } from '../shared/streamed-json-field.js';
 
 export function createOpenAiPromptWriter(context: OpenAiContext): PromptWriter {
   return {
-    async writeVideoPrompts(input) {
-      const { value, model } = await chatJson(context, {
+    async writeVideoPrompts(input, onDraft, onRestart) {
+      const request: JsonChat<VideoPromptDraft[]> = {
         name: 'video_prompts',
         system: videoPromptInstructions(input),
         content: [{ type: 'text', text: videoPromptRequestText(input) }, ...(await imageUrlParts([input.image]))],
@@ -18,7 +20,21 @@ export function createOpenAiPromptWriter(context: OpenAiContext): PromptWriter {
         temperature: 0.9,
         signal: input.signal,
         what: 'video prompts',
-      });
+      };
+      if (!onDraft) {
+        const { value, model } = await chatJson(context, request);
+        return { prompts: value, model };
+      }
+      let drafts = new StreamedJsonStrings('prompt');
+      const { value, model } = await chatJsonStreamed(
+        context,
+        request,
+        (chunk) => drafts.push(chunk).forEach((d) => onDraft({ index: d.index, content: d.fresh, offset: d.offset })),
+        () => {
+          drafts = new StreamedJsonStrings('prompt');
+          onRestart?.();
+        },
+      );
       return { prompts: value, model };
     },
   };

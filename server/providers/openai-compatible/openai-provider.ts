@@ -2,6 +2,7 @@
 // OpenAI itself, or a LAN Ollama / vLLM / LM Studio box or any compatible gateway for the text
 // side. Images only when an image model is configured.
 import type { Analyser, Enhancer, ImageGenerator, PromptWriter } from '../capabilities.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { createOpenAiAnalyser } from './openai-analyser.js';
 import { createOpenAiClient, type OpenAiContext } from './openai-context.js';
 import { createOpenAiEnhancer } from './openai-enhancer.js';
@@ -15,6 +16,8 @@ export interface OpenAiOptions {
   textModel: string;
   imageModel?: string;
   timeoutMs?: number;
+  /** 429/5xx retries inside the adapter (see shared/retry.ts). */
+  retry?: RetryPolicy;
 }
 
 export interface OpenAiProvider {
@@ -31,6 +34,7 @@ export function createOpenAiProvider(options: OpenAiOptions): OpenAiProvider {
     client: createOpenAiClient(options.apiKey, options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     textModel: options.textModel,
     ...(options.imageModel ? { imageModel: options.imageModel } : {}),
+    retry: options.retry ?? DEFAULT_RETRY,
   };
   const imageModel = options.imageModel;
   return {

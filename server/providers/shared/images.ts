@@ -75,28 +75,98 @@ export interface PrepareOptions {
   accepted: readonly string[];
   /** Longest side worth sending; larger images are scaled down (the models see less anyway). */
   maxSide: number;
+  /** The provider's documented limit for one image file, in bytes; larger ones are re-encoded smaller. */
+  maxBytes?: number;
 }
+
+/** No image is made smaller than this on its long side to fit a byte limit. */
+const MIN_FIT_SIDE = 256;
 
 /** The image as the provider takes it: as it is when it fits, else re-encoded (PNG with alpha, JPEG without). */
 export async function prepareImage(image: InputImage, options: PrepareOptions, provider: string): Promise<ImageBytes> {
+  let prepared: ImageBytes;
   try {
     const meta = await sharp(image.data).metadata();
     const longSide = Math.max(image.width ?? meta.width ?? 0, image.height ?? meta.height ?? 0);
     if (longSide > 0 && longSide <= options.maxSide && options.accepted.includes(image.mimeType)) {
-      return { data: image.data, mimeType: image.mimeType };
+      prepared = { data: image.data, mimeType: image.mimeType };
+    } else {
+      const pipeline = sharp(image.data).rotate().resize({
+        width: options.maxSide,
+        height: options.maxSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
+      prepared = meta.hasAlpha
+        ? { data: await pipeline.png().toBuffer(), mimeType: 'image/png' }
+        : { data: await pipeline.jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
     }
-    const pipeline = sharp(image.data).rotate().resize({
-      width: options.maxSide,
-      height: options.maxSide,
-      fit: 'inside',
-      withoutEnlargement: true,
-    });
-    return meta.hasAlpha
-      ? { data: await pipeline.png().toBuffer(), mimeType: 'image/png' }
-      : { data: await pipeline.jpeg({ quality: 90 }).toBuffer(), mimeType: 'image/jpeg' };
   } catch (error) {
     throw new ProviderError('invalid_request', `an input image (${image.role}) cannot be read`, { provider, cause: error });
   }
+  if (options.maxBytes === undefined || prepared.data.length <= options.maxBytes) return prepared;
+  return fitBytes(image, options.maxSide, options.maxBytes, provider);
+}
+
+/**
+ * Images for one request whose provider limits the whole request (Gemini: 20 MB with inline data).
+ * Each is prepared as prepareImage does; when together they are over `maxTotalBytes`, the ones
+ * over their fair share are re-encoded as JPEG, a step smaller each time, until all fit.
+ */
+export async function prepareImages(
+  images: InputImage[],
+  options: PrepareOptions & { maxTotalBytes: number },
+  provider: string,
+): Promise<ImageBytes[]> {
+  const prepared = await Promise.all(images.map((image) => prepareImage(image, options, provider)));
+  const total = (list: ImageBytes[]) => list.reduce((sum, i) => sum + i.data.length, 0);
+  if (total(prepared) <= options.maxTotalBytes) return prepared;
+  const share = options.maxTotalBytes / images.length;
+  for (let side = options.maxSide; side >= MIN_FIT_SIDE; side = Math.floor(side * 0.75)) {
+    const fitted = await Promise.all(
+      images.map((image, i) => (prepared[i]!.data.length <= share ? prepared[i]! : compactJpeg(image, side, 85, provider))),
+    );
+    if (total(fitted) <= options.maxTotalBytes) return fitted;
+  }
+  throw new ProviderError('invalid_request', `the ${images.length} input images do not fit in one ${provider} request`, { provider });
+}
+
+/** The image as a JPEG of at most `maxBytes`, a step smaller each try; refused below MIN_FIT_SIDE. */
+async function fitBytes(image: InputImage, maxSide: number, maxBytes: number, provider: string): Promise<ImageBytes> {
+  for (let side = maxSide; side >= MIN_FIT_SIDE; side = Math.floor(side * 0.75)) {
+    const fitted = await compactJpeg(image, side, 85, provider);
+    if (fitted.data.length <= maxBytes) return fitted;
+  }
+  throw new ProviderError('invalid_request', `an input image (${image.role}) cannot be made smaller than ${maxBytes} bytes`, { provider });
+}
+
+/** A JPEG at most `side` px on its long side; transparency is flattened onto white. */
+async function compactJpeg(image: InputImage, side: number, quality: number, provider: string): Promise<ImageBytes> {
+  try {
+    const data = await sharp(image.data)
+      .rotate()
+      .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality })
+      .toBuffer();
+    return { data, mimeType: 'image/jpeg' };
+  } catch (error) {
+    throw new ProviderError('invalid_request', `an input image (${image.role}) cannot be read`, { provider, cause: error });
+  }
+}
+
+/**
+ * The inputs worth sending to an image model, which works best with up to three: the first model
+ * image and the first pattern image come first, then the image being regenerated, then the rest
+ * in their order. The built-in engine does its own choosing and is not given this.
+ */
+export function pickImageInputs(sources: InputImage[], max = 3): InputImage[] {
+  const firstOf = (role: InputImage['role']) => sources.find((s) => s.role === role);
+  const lead = [firstOf('source'), firstOf('model'), firstOf('pattern')].filter((s): s is InputImage => s !== undefined);
+  const rest = sources.filter((s) => !lead.includes(s));
+  // The second pattern before the second model image: the fabric is what the picture is about.
+  rest.sort((a, b) => Number(b.role === 'pattern') - Number(a.role === 'pattern'));
+  return [...lead, ...rest].slice(0, max);
 }
 
 export function toDataUrl(image: ImageBytes): string {
@@ -138,16 +208,24 @@ export async function frameForAspect(
     const outW = Math.max(1, Math.round(targetW * scale));
     const outH = Math.max(1, Math.round(targetH * scale));
     const unchanged = outW === width && outH === height;
-    if (unchanged && options.accepted.includes(image.mimeType) && !oriented) {
+    const fits = (bytes: number) => options.maxBytes === undefined || bytes <= options.maxBytes;
+    if (unchanged && options.accepted.includes(image.mimeType) && !oriented && fits(image.data.length)) {
       return { data: image.data, mimeType: image.mimeType, width, height };
     }
-    // A video frame has no use for transparency: flattened onto white, sent as JPEG.
-    const data = await source
-      .resize({ width: outW, height: outH, fit: 'cover', position: sharp.strategy.attention })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 92 })
-      .toBuffer();
-    return { data, mimeType: 'image/jpeg', width: outW, height: outH };
+    // A video frame has no use for transparency: flattened onto white, sent as JPEG; past the
+    // provider's file limit, a step smaller each try.
+    for (let step = 1; ; step *= 0.75) {
+      const w = Math.max(1, Math.round(outW * step));
+      const h = Math.max(1, Math.round(outH * step));
+      const data = await source
+        .clone()
+        .resize({ width: w, height: h, fit: 'cover', position: sharp.strategy.attention })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: step === 1 ? 92 : 85 })
+        .toBuffer();
+      if (fits(data.length)) return { data, mimeType: 'image/jpeg', width: w, height: h };
+      if (Math.min(w, h) < MIN_FIT_SIDE) throw new Error(`cannot be made smaller than ${options.maxBytes} bytes`);
+    }
   } catch (error) {
     throw new ProviderError('invalid_request', `the ${image.role} image cannot be read`, { provider, cause: error });
   }

@@ -48,11 +48,42 @@ export class StreamedJsonField {
 }
 
 /**
+ * Every string value of a named field wherever it occurs (the `prompt` of each video prompt), read
+ * as the JSON arrives: push answers the newly readable characters of each, by its position among
+ * the occurrences. Decoding starts over on each piece, which is fine for answers of a few kB.
+ */
+export class StreamedJsonStrings {
+  private raw = '';
+  private readonly emitted: number[] = [];
+  private readonly key: RegExp;
+
+  constructor(field: string) {
+    this.key = new RegExp(`"${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:\\s*"`, 'g');
+  }
+
+  push(chunk: string): { index: number; fresh: string; offset: number }[] {
+    this.raw += chunk;
+    const out: { index: number; fresh: string; offset: number }[] = [];
+    let index = 0;
+    for (const match of this.raw.matchAll(this.key)) {
+      const { value } = decodeOpenString(this.raw, match.index + match[0].length);
+      const before = this.emitted[index] ?? 0;
+      if (value.length > before) {
+        out.push({ index, fresh: value.slice(before), offset: before });
+        this.emitted[index] = value.length;
+      }
+      index += 1;
+    }
+    return out;
+  }
+}
+
+/**
  * Decodes a JSON string body from `start` (at or after its opening quote) up to its closing quote
  * or, for a string still arriving, up to the last complete character (an escape cut in half, or a
  * lone high surrogate, waits for the next piece); `next` is where to resume.
  */
-function decodeOpenString(raw: string, start: number): { value: string; next: number; complete: boolean } {
+export function decodeOpenString(raw: string, start: number): { value: string; next: number; complete: boolean } {
   let value = '';
   let i = start;
   while (i < raw.length) {

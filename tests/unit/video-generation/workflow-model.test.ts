@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyFabricForm, fabricInfo, formProblems, OTHER } from '../../../src/features/video-generation/model/fabric-form';
 import { planAdd, refuseFile } from '../../../src/features/video-generation/model/image-limits';
 import { blockerOf, canOpen, nextStep, previousStep, type StepFacts } from '../../../src/features/video-generation/model/workflow-steps';
-import { defaultPromptIds, mergeImages, toggle } from '../../../src/features/video-generation/model/draft';
+import { defaultPromptIds, mergeImages, placeStreamed, toggle } from '../../../src/features/video-generation/model/draft';
 import type { GeneratedImage } from '../../../src/features/video-generation/model/generation-types';
 
 const facts: StepFacts = {
@@ -95,5 +95,19 @@ describe('draft helpers', () => {
       { id: 20, imageId: 2, text: '', camera: [], dirty: false },
     ];
     expect(defaultPromptIds(prompts, [2, 1, 3])).toEqual([20, 10]);
+  });
+});
+
+describe('streamed analysis text', () => {
+  it('places each piece at its offset, so a retried attempt replaces the cut text instead of adding to it', () => {
+    let text = '';
+    text = placeStreamed(text, 'The print is ', 0);
+    text = placeStreamed(text, 'a half', 13);
+    // The stream was cut; the new attempt starts again at 0.
+    text = placeStreamed(text, 'The print is ', 0);
+    text = placeStreamed(text, 'a small rose.', 13);
+    expect(text).toBe('The print is a small rose.');
+    // An older server without offsets: appended as before.
+    expect(placeStreamed('ab', 'c', undefined)).toBe('abc');
   });
 });

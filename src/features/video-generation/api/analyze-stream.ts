@@ -5,7 +5,10 @@ import type { GeneratedImage, ImageRequestView } from '../model/generation-types
 
 export type AnalyzeEvent =
   | { type: 'progress'; progress?: number; message?: string; stage?: string; image?: GeneratedImage; retry_in_ms?: number }
-  | { type: 'streaming'; content: string }
+  /** `offset`: where the piece starts in this attempt's text. */
+  | { type: 'streaming'; content: string; offset?: number }
+  /** A new attempt after a cut stream: the text shown so far is dropped. */
+  | { type: 'streaming_reset' }
   | { type: 'complete'; data: ImageRequestView }
   | { type: 'error'; code?: string; message?: string };
 

@@ -5,6 +5,10 @@ import type { VideoPromptView } from '../model/generation-types';
 export type VideoPromptsEvent =
   | { type: 'connected'; image_ids: number[] }
   | { type: 'progress'; image_id?: number; progress?: number; message?: string }
+  /** A piece of option `index`'s prompt as it is written; `offset`: where it starts in that prompt. */
+  | { type: 'prompt_streaming'; image_id: number; index: number; content: string; offset: number }
+  /** The image's prompt writing starts again after a cut: its drafts so far are dropped. */
+  | { type: 'prompt_streaming_reset'; image_id: number }
   | { type: 'prompts'; image_id: number; prompts: VideoPromptView[] }
   | { type: 'image_error'; image_id: number; code?: string; message?: string }
   | { type: 'complete'; count: number }

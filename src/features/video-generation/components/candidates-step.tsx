@@ -57,6 +57,11 @@ export function CandidatesStep(props: Props) {
             {t('videoGeneration.candidates.selected', { count: selected.length })}
           </span>
         </div>
+        {draft.candidatesNotice ? (
+          <p className="vg-notice" role="status" data-testid="candidates-notice">
+            {draft.candidatesNotice}
+          </p>
+        ) : null}
         {draft.candidates.length === 0 ? (
           <p className="vg-muted">{t('videoGeneration.candidates.empty')}</p>
         ) : (

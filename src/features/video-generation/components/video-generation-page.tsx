@@ -136,7 +136,7 @@ export default function VideoGenerationPage() {
         />
       ) : null}
       {draft.step === 'videoPrompts' || draft.step === 'selectPrompts' ? (
-        <VideoPromptsStep draft={draft} update={update} prompts={runs.prompts} onRetry={() => void runs.runVideoPrompts(draft.mode === 'quick')} />
+        <VideoPromptsStep draft={draft} update={update} prompts={runs.prompts} drafts={runs.promptDrafts} onRetry={() => void runs.runVideoPrompts(draft.mode === 'quick')} />
       ) : null}
       {draft.step === 'videos' || draft.step === 'complete' ? (
         <VideosStep

@@ -20,10 +20,12 @@ interface Props {
   draft: VideoDraft;
   update: DraftUpdate;
   prompts: StreamState;
+  /** Each image's prompts as they are written, until the saved ones arrive. */
+  drafts?: Record<number, string[]>;
   onRetry: () => void;
 }
 
-export function VideoPromptsStep({ draft, update, prompts, onRetry }: Props) {
+export function VideoPromptsStep({ draft, update, prompts, drafts = {}, onRetry }: Props) {
   const { t } = useTranslation();
   const streaming = draft.step === 'videoPrompts';
   const setSettings = (imageId: number, patch: Partial<VideoSettings>) =>
@@ -51,7 +53,18 @@ export function VideoPromptsStep({ draft, update, prompts, onRetry }: Props) {
                 {error}
               </p>
             ) : null}
-            {list.length === 0 && !error ? <p className="vg-muted">{t('videoGeneration.videoPrompts.waiting')}</p> : null}
+            {list.length === 0 && !error && (drafts[imageId] ?? []).some(Boolean) ? (
+              <ol className="vg-prompt-list" aria-live="polite" data-testid="prompt-drafts">
+                {(drafts[imageId] ?? []).map((text, i) => (
+                  <li key={i} className="vg-prompt vg-prompt--draft">
+                    <span className="vg-muted">{t('videoGeneration.videoPrompts.option', { n: i + 1 })}</span>
+                    <p>{text}</p>
+                  </li>
+                ))}
+              </ol>
+            ) : list.length === 0 && !error ? (
+              <p className="vg-muted">{t('videoGeneration.videoPrompts.waiting')}</p>
+            ) : null}
             <ol className="vg-prompt-list">
               {list.map((p, i) => {
                 const on = draft.selectedPromptIds.includes(p.id);

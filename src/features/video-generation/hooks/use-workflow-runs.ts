@@ -18,6 +18,7 @@ import {
   mergeImages,
   mergeVideos,
   newRequestId,
+  placeStreamed,
   promptsFromServer,
   type VideoDraft,
 } from '../model/draft';
@@ -55,6 +56,8 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
   const [regen, setRegen] = useState<StreamState>(IDLE);
   const [prompts, setPrompts] = useState<StreamState>(IDLE);
   const [videosBusy, setVideosBusy] = useState<StreamState>(IDLE);
+  /** Video prompts as they are written, by image, until the saved ones arrive (not kept in the draft). */
+  const [promptDrafts, setPromptDrafts] = useState<Record<number, string[]>>({});
   const analysisAbort = useRef<AbortController | null>(null);
   const regenRun = useRef<{ abort: AbortController; generationId: number | null; imageIds: number[] } | null>(null);
   const promptsAbort = useRef<AbortController | null>(null);
@@ -76,6 +79,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
           analysisText: view.analysis_text ?? d.analysisText,
           analysisModel: view.model ?? d.analysisModel,
           candidates: mergeImages(d.candidates, view.images.filter((i) => i.status === 'completed')),
+          candidatesNotice: view.candidates?.message ?? null,
         }),
       );
       setAnalysis((s) => ({ ...s, running: false, progress: 100, message: t('videoGeneration.progress.completed'), retryInMs: null }));
@@ -94,7 +98,9 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
       let finished = false;
       const onEvent = (e: AnalyzeEvent) => {
         if (e.type === 'streaming') {
-          update((x) => ({ ...x, analysisText: x.analysisText + e.content }));
+          update((x) => ({ ...x, analysisText: placeStreamed(x.analysisText, e.content, e.offset) }));
+        } else if (e.type === 'streaming_reset') {
+          update((x) => ({ ...x, analysisText: '' }));
         } else if (e.type === 'progress') {
           setAnalysis((s) => ({
             ...s,
@@ -180,7 +186,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
     if (!d) return;
     const requestId = newRequestId();
     update((x) =>
-      goTo('images')({ ...x, requestId, analysisStarted: true, analysisText: '', analysisModel: null, candidates: [], selectedImageIds: [] }),
+      goTo('images')({ ...x, requestId, analysisStarted: true, analysisText: '', analysisModel: null, candidates: [], candidatesNotice: null, selectedImageIds: [] }),
     );
     void runAnalysis(requestId);
   }, [read, runAnalysis, update]);
@@ -309,6 +315,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
       promptsAbort.current = abort;
       const imageIds = [...d.selectedImageIds];
       update((x) => goTo('videoPrompts')({ ...x, mode: quick ? 'quick' : 'fine', videoPrompts: [], promptErrors: {}, selectedPromptIds: [] }));
+      setPromptDrafts({});
       setPrompts({ ...IDLE, running: true, progress: 1, message: t('videoGeneration.progress.connecting'), startedAt: Date.now() });
       // Images still without prompts (or an error of their own).
       const missing = () => {
@@ -336,7 +343,16 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
         const outcome = await streamVideoPrompts(
           { imageIds: ids, language, fabricInfo: fabricInfo(d.form, presetLabel) },
           (e) => {
-            if (e.type === 'prompts') {
+            if (e.type === 'prompt_streaming') {
+              setPromptDrafts((all) => {
+                const drafts = [...(all[e.image_id] ?? [])];
+                drafts[e.index] = placeStreamed(drafts[e.index] ?? '', e.content, e.offset);
+                return { ...all, [e.image_id]: drafts };
+              });
+            } else if (e.type === 'prompt_streaming_reset') {
+              setPromptDrafts((all) => ({ ...all, [e.image_id]: [] }));
+            } else if (e.type === 'prompts') {
+              setPromptDrafts((all) => ({ ...all, [e.image_id]: [] }));
               update((x) => ({ ...x, videoPrompts: [...x.videoPrompts.filter((p) => p.imageId !== e.image_id), ...promptsFromServer(e.prompts)] }));
             } else if (e.type === 'image_error') {
               update((x) => ({ ...x, promptErrors: { ...x.promptErrors, [e.image_id]: e.message ?? t('videoGeneration.errors.videoPrompts') } }));
@@ -507,6 +523,7 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
     analysis,
     regen,
     prompts,
+    promptDrafts,
     videosBusy,
     startAnalysis,
     retryAnalysis,

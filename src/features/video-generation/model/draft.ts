@@ -39,6 +39,8 @@ export interface VideoDraft {
   analysisText: string;
   analysisModel: string | null;
   candidates: GeneratedImage[];
+  /** Why some candidates are missing ("1 of 6 images not made: …"), in the server's words; absent in older drafts. */
+  candidatesNotice?: string | null;
   selectedImageIds: number[];
   videoPrompts: DraftPrompt[];
   promptErrors: Record<number, string>;
@@ -64,6 +66,7 @@ export function emptyDraft(userKey: string): VideoDraft {
     analysisText: '',
     analysisModel: null,
     candidates: [],
+    candidatesNotice: null,
     selectedImageIds: [],
     videoPrompts: [],
     promptErrors: {},
@@ -75,6 +78,16 @@ export function emptyDraft(userKey: string): VideoDraft {
 
 export function toggle(list: number[], id: number): number[] {
   return list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
+}
+
+/**
+ * The streamed text with the next piece placed where the server says it starts (`offset` in this
+ * attempt's text): a retried attempt starts again at 0 and replaces what the cut one showed, so no
+ * sentence is shown twice. Without an offset (an older server), the piece is appended.
+ */
+export function placeStreamed(text: string, content: string, offset: number | undefined): string {
+  if (offset === undefined || offset > text.length) return text + content;
+  return text.slice(0, offset) + content;
 }
 
 /** Images merged by id (a recovered list and the streamed one), in arrival order. */

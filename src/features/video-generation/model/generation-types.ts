@@ -25,6 +25,8 @@ export interface ImageRequestView {
   provider: string | null;
   error: { code: string; message: string } | null;
   images: GeneratedImage[];
+  /** How the six candidates ended: made, refused, and why some are missing (null when none is). */
+  candidates?: { made: number; refused: number; total: number; message: string | null };
 }
 
 export interface VideoPromptView {

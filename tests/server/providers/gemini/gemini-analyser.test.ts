@@ -5,7 +5,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError, type AnalyseInput } from '../../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../../server/providers/gemini/gemini-provider.js';
 import { gifImage, openSse, pause, pieces, pngImage, ProviderTestServer, sendJson, writeSse } from '../provider-test-server.js';
-import { expectProviderError, geminiChunk, rpcError, SAMPLE_ANALYSIS, TEST_RETRY } from './gemini-fixtures.js';
+import {
+  expectProviderError,
+  GEMINI_REQUEST_LIMIT,
+  geminiChunk,
+  largeScanPng,
+  rpcError,
+  SAMPLE_ANALYSIS,
+  TEST_RETRY,
+  withRequestLimit,
+} from './gemini-fixtures.js';
 
 const STREAM_PATH = '/v1beta/models/gemini-text-test:streamGenerateContent';
 
@@ -123,13 +132,71 @@ describe('Gemini analysis', () => {
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'bad_response');
   });
 
-  it('reports a stream that ends without a finish reason as bad_response', async () => {
+  it('treats a stream that ends cleanly without a finishReason as cut: asked again, the shown text reset first', async () => {
+    server.on('POST', STREAM_PATH, (_req, res) => {
+      openSse(res);
+      writeSse(res, geminiChunk('{"analysis": "The print is a half'), '\r\n\r\n');
+      res.end();
+    }, 1);
+    server.on('POST', STREAM_PATH, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(escapedAnswerJson(), 11)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
+      res.end();
+    });
+    let streamedInAll = 0;
+    let shown = '';
+    let restarts = 0;
+    const result = await provider().analyser.analyse(
+      { ...input, signal: new AbortController().signal },
+      (chunk) => {
+        streamedInAll += chunk.length;
+        shown += chunk;
+      },
+      () => {
+        restarts += 1;
+        shown = '';
+      },
+    );
+    expect(restarts).toBe(1);
+    expect(shown).toBe(SAMPLE_ANALYSIS.analysis);
+    expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
+    // The cut text was streamed too, but the reset took it back before the whole came.
+    expect(streamedInAll).toBe('The print is a half'.length + SAMPLE_ANALYSIS.analysis.length);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives a persistently cut stream to the job runner as unavailable (retryable)', async () => {
     server.on('POST', STREAM_PATH, (_req, res) => {
       openSse(res);
       writeSse(res, geminiChunk('{"analysis": "half of it'));
       res.end();
     });
-    await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'bad_response', /before it was complete/);
+    const error = await expectProviderError(
+      provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}, () => {}),
+      'unavailable',
+      /before it was complete/,
+    );
+    expect(error.retryable).toBe(true);
+    expect(server.requests).toHaveLength(TEST_RETRY.retries + 1);
+  });
+
+  it('asks again after a 503 inside the stream once prose was shown, when the reader can drop it', async () => {
+    server.on('POST', STREAM_PATH, (_req, res) => {
+      openSse(res);
+      writeSse(res, geminiChunk('{"analysis": "The print is'));
+      writeSse(res, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'));
+      res.end();
+    }, 1);
+    server.on('POST', STREAM_PATH, (_req, res) => {
+      openSse(res);
+      writeSse(res, geminiChunk(JSON.stringify(SAMPLE_ANALYSIS), 'STOP'));
+      res.end();
+    });
+    let shown = '';
+    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, (c) => (shown += c), () => (shown = ''));
+    expect(shown).toBe(result.text);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('maps promptFeedback.blockReason and finishReason SAFETY to safety, MAX_TOKENS to bad_response', async () => {
@@ -263,5 +330,37 @@ describe('Gemini analysis', () => {
     const error = await adapter.analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).toBe('unavailable');
+  });
+});
+
+describe('Gemini analysis within the 20 MB request limit', () => {
+  it('fits three 9 MB PNG fabric scans into one request under 20 MB (the double refuses larger ones as Gemini does)', async () => {
+    const scans = await Promise.all(['#7f7f7f', '#807060', '#606080'].map((colour) => largeScanPng(colour)));
+    expect(scans.reduce((sum, scan) => sum + scan.length, 0)).toBeGreaterThan(25_000_000);
+    server.on(
+      'POST',
+      STREAM_PATH,
+      withRequestLimit((_req, res) => {
+        openSse(res);
+        writeSse(res, geminiChunk(JSON.stringify(SAMPLE_ANALYSIS), 'STOP'));
+        res.end();
+      }),
+    );
+    const result = await provider().analyser.analyse(
+      {
+        ...input,
+        modelImages: [],
+        patternImages: scans.map((data) => ({ data, mimeType: 'image/png', role: 'pattern' as const, width: 2048, height: 1400 })),
+        signal: new AbortController().signal,
+      },
+      () => {},
+    );
+    expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
+    expect(server.requests).toHaveLength(1);
+    const request = server.requests[0]!;
+    expect(request.body.length).toBeLessThan(GEMINI_REQUEST_LIMIT);
+    const parts = (request.json as { contents: { parts: { inlineData?: { mimeType: string } }[] }[] }).contents[0]!.parts.filter((p) => p.inlineData);
+    // All three still go, as JPEGs at the size the model reads.
+    expect(parts.map((p) => p.inlineData!.mimeType)).toEqual(['image/jpeg', 'image/jpeg', 'image/jpeg']);
   });
 });

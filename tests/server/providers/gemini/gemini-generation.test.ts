@@ -5,15 +5,18 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GeneratedImage, InputImage } from '../../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../../server/providers/gemini/gemini-provider.js';
-import { pngImage, ProviderTestServer, sendJson, type RecordedRequest } from '../provider-test-server.js';
+import { openSse, pieces, pngImage, ProviderTestServer, sendJson, writeSse, type RecordedRequest } from '../provider-test-server.js';
 import {
   expectProviderError,
   geminiChunk,
   geminiParts,
+  GEMINI_REQUEST_LIMIT,
+  largeScanPng,
   rpcError,
   SAMPLE_ENHANCED_TEXT,
   SAMPLE_VIDEO_PROMPTS,
   TEST_RETRY,
+  withRequestLimit,
 } from './gemini-fixtures.js';
 
 const IMAGE_PATH = '/v1beta/models/gemini-image-test:generateContent';
@@ -94,26 +97,64 @@ describe('Gemini image model', () => {
     expect(bodyOf(server.requests[0]!).generationConfig.imageConfig).toBeUndefined();
   });
 
-  it('maps IMAGE_SAFETY to safety and stops the other candidates', async () => {
-    server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, geminiParts([], 'IMAGE_SAFETY')));
+  it('keeps the other five when one candidate is blocked (IMAGE_SAFETY), naming the blocked one', async () => {
+    let calls = 0;
+    server.on('POST', IMAGE_PATH, (_req, res) => {
+      calls += 1;
+      if (calls === 3) sendJson(res, 200, geminiParts([], 'IMAGE_SAFETY'));
+      else sendJson(res, 200, imageAnswer(generatedPng));
+    });
+    const ready: number[] = [];
+    const result = await provider().imageGenerator.generateImages(
+      { prompt: 'p', sources: [modelImage], count: 6, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      (_image, index) => ready.push(index),
+    );
+    expect(ready).toHaveLength(5);
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures![0]!.error).toMatchObject({ kind: 'safety' });
+    expect(result.failures![0]!.error.message).toMatch(/IMAGE_SAFETY/);
+    expect(result.images.filter(Boolean)).toHaveLength(5);
+    expect(result.images[result.failures![0]!.index]).toBeUndefined();
+    // Six calls for six candidates: the block cost nothing else.
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it('keeps the others when the prompt of one candidate is blocked (promptFeedback.blockReason)', async () => {
+    server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, { promptFeedback: { blockReason: 'OTHER' }, modelVersion: 'x' }), 1);
+    server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, imageAnswer(generatedPng)));
+    const result = await provider().imageGenerator.generateImages(
+      { prompt: 'p', sources: [], count: 3, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      () => {},
+    );
+    expect(result.images.filter(Boolean)).toHaveLength(2);
+    expect(result.failures!.map((f) => f.error.kind)).toEqual(['safety']);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('stops every candidate on a bad key: one failure for all', async () => {
+    server.on('POST', IMAGE_PATH, (_req, res) =>
+      sendJson(res, 400, rpcError(400, 'INVALID_ARGUMENT', 'API key not valid.', [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }])),
+    );
     await expectProviderError(
       provider().imageGenerator.generateImages(
-        { prompt: 'p', sources: [modelImage], count: 6, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+        { prompt: 'p', sources: [], count: 6, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
         () => {},
       ),
-      'safety',
-      /IMAGE_SAFETY/,
+      'auth',
     );
     // Two ran at once; after the first refusal no further candidate was started.
     expect(server.requests.length).toBeLessThanOrEqual(2);
   });
 
-  it('maps NO_IMAGE, a text-only answer and undecodable image data to bad_response', async () => {
-    const run = () =>
-      provider().imageGenerator.generateImages(
+  it('maps NO_IMAGE, a text-only answer and undecodable image data to bad_response for that candidate', async () => {
+    const run = async () => {
+      const result = await provider().imageGenerator.generateImages(
         { prompt: 'p', sources: [], count: 1, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
         () => {},
       );
+      expect(result.failures).toHaveLength(1);
+      return Promise.reject(result.failures![0]!.error);
+    };
     server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, geminiParts([{ text: 'I cannot draw that.' }], 'NO_IMAGE')), 1);
     await expectProviderError(run(), 'bad_response', /NO_IMAGE/);
     server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, geminiParts([{ text: 'Here is a description instead.' }], 'STOP')), 1);
@@ -126,6 +167,30 @@ describe('Gemini image model', () => {
       res.end('{"candidates": [');
     }, 1);
     await expectProviderError(run(), 'bad_response');
+  });
+
+  it('sends at most three inputs, the first model image and the pattern first, and keeps each request under 20 MB', async () => {
+    // Told apart by their widths.
+    const widths = [2048, 2000, 1960, 1920];
+    const scans = await Promise.all(widths.map((width) => largeScanPng('#7f7f7f', width)));
+    const models = scans.slice(0, 2).map((data, i) => ({ data, mimeType: 'image/png', role: 'model' as const, width: widths[i]!, height: 1400 }));
+    const patterns = scans.slice(2).map((data, i) => ({ data, mimeType: 'image/png', role: 'pattern' as const, width: widths[i + 2]!, height: 1400 }));
+    server.on('POST', IMAGE_PATH, withRequestLimit((_req, res) => sendJson(res, 200, imageAnswer(generatedPng))));
+    const result = await provider().imageGenerator.generateImages(
+      { prompt: 'p', sources: [...models, ...patterns], count: 2, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      () => {},
+    );
+    expect(result.images.filter(Boolean)).toHaveLength(2);
+    expect(server.requests).toHaveLength(2);
+    for (const request of server.requests) {
+      expect(request.body.length).toBeLessThan(GEMINI_REQUEST_LIMIT);
+      const images = bodyOf(request).contents[0]!.parts.filter((p) => p.inlineData);
+      expect(images).toHaveLength(3);
+    }
+    // Which three: the first model image, the first pattern, then the second pattern (not the second model image).
+    const sent = bodyOf(server.requests[0]!).contents[0]!.parts.filter((p) => p.inlineData).map((p) => Buffer.from(p.inlineData!.data, 'base64'));
+    const sentWidths = await Promise.all(sent.map(async (data) => (await sharp(data).metadata()).width));
+    expect(sentWidths).toEqual([2048, 1960, 1920]);
   });
 
   it('retries one candidate after a 429 with its RetryInfo delay without redoing the others', async () => {
@@ -250,5 +315,30 @@ describe('Gemini workshop', () => {
       'invalid_request',
     );
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('Gemini video prompts, streamed', () => {
+  it('hands each option\'s prompt text over as it is written (streamGenerateContent), and the whole at the end', async () => {
+    const STREAM = '/v1beta/models/gemini-text-test:streamGenerateContent';
+    server.on('POST', STREAM, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(JSON.stringify(SAMPLE_VIDEO_PROMPTS), 13)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
+      res.end();
+    });
+    const drafts: string[] = [];
+    let pieceCount = 0;
+    const result = await provider().promptWriter.writeVideoPrompts(
+      { image: modelImage, fabric: {}, userPrompt: 'graceful', count: 3, language: 'en-US', signal: new AbortController().signal },
+      (piece) => {
+        pieceCount += 1;
+        drafts[piece.index] = (drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
+      },
+    );
+    expect(pieceCount).toBeGreaterThan(3);
+    expect(drafts).toEqual(result.prompts.map((p) => p.prompt));
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.query.get('alt')).toBe('sse');
   });
 });

@@ -160,3 +160,25 @@ describe('Kling video', () => {
     await expectProviderError(generator().pollVideo('t1', signal()), 'bad_response', /teleporting/);
   });
 });
+
+describe('Kling frame size limit', () => {
+  it('sends a 2048 px PNG scan of 9 MB as a frame under Kling\'s 10 MB (the double refuses larger ones with code 1201)', async () => {
+    const scan = await sharp({ create: { width: 2048, height: 1400, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    expect(scan.length).toBeGreaterThan(8_000_000);
+    server.on('POST', '/v1/videos/image2video', (req, res) => {
+      const image = String((req.json as { image?: string }).image ?? '');
+      if (image.length > 10 * 1024 * 1024) {
+        sendJson(res, 400, envelope(null, 1201, 'image size exceeds the limit of 10MB'));
+        return;
+      }
+      sendJson(res, 200, envelope({ task_id: 't-big', task_status: 'submitted', created_at: 1, updated_at: 1 }));
+    });
+    const started = await generator().startVideo(request({ firstFrame: { data: scan, mimeType: 'image/png', role: 'first-frame' }, aspect: 'auto' }), signal());
+    expect(started.taskId).toBe('t-big');
+    expect(server.requests).toHaveLength(1);
+    const sent = Buffer.from(String((server.requests[0]!.json as { image: string }).image), 'base64');
+    expect((await sharp(sent).metadata()).format).toBe('jpeg');
+  });
+});

@@ -188,3 +188,23 @@ describe('MiniMax video', () => {
     await expectProviderError(generator().pollVideo('t1', controller.signal), 'cancelled');
   });
 });
+
+describe('MiniMax frame size limit', () => {
+  it('sends a 2048 px frame of 16 MB as a data URL under MiniMax\'s 20 MB (the double refuses larger ones with 2013)', async () => {
+    const big = await sharp({ create: { width: 2048, height: 2048, channels: 4, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(15_000_000);
+    server.on('POST', '/v1/video_generation', (req, res) => {
+      const frame = String((req.json as { first_frame_image?: string }).first_frame_image ?? '');
+      if (frame.length > 20 * 1024 * 1024) {
+        sendJson(res, 200, { task_id: '', base_resp: { status_code: 2013, status_msg: 'invalid params, first_frame_image size exceeds 20MB' } });
+        return;
+      }
+      sendJson(res, 200, { task_id: 't-big', base_resp: ok });
+    });
+    const started = await generator().startVideo(request({ firstFrame: { data: big, mimeType: 'image/png', role: 'first-frame' }, aspect: 'auto' }), signal());
+    expect(started.taskId).toBe('t-big');
+    expect(server.requests).toHaveLength(1);
+  });
+});

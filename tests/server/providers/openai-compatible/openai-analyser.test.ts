@@ -25,7 +25,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const provider = () => createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${server.url}/v1`, textModel: 'test-chat-model' });
+/** Retries as in production, waits short enough for tests. */
+const TEST_RETRY = { retries: 2, maxWaitMs: 1_000, fallbackWaitMs: 10 };
+const provider = () => createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${server.url}/v1`, textModel: 'test-chat-model', retry: TEST_RETRY });
 const analyse = (onText: (chunk: string) => void = () => {}, signal = new AbortController().signal) =>
   provider().analyser.analyse({ ...input, signal }, onText);
 
@@ -126,23 +128,17 @@ describe('OpenAI-compatible analysis', () => {
     const chunks: string[] = [];
     await expectProviderError(analyse((c) => chunks.push(c)), 'unavailable', /overloaded/);
     expect(chunks.join('')).toBe('The print');
-    // maxRetries 0: the job runner retries, not the SDK.
+    // maxRetries 0, and a caller that cannot take text back: the job runner retries, not the SDK.
     expect(server.requests).toHaveLength(1);
   });
 
-  it('refuses garbage events, a stream cut short and JSON of the wrong shape as bad_response', async () => {
+  it('refuses garbage events and JSON of the wrong shape as bad_response', async () => {
     server.on('POST', CHAT_PATH, (_req, res) => {
       openSse(res);
       writeSse(res, '{"choices": [');
       res.end();
     }, 1);
     await expectProviderError(analyse(), 'bad_response');
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ content: '{"analysis": "half' }));
-      res.end();
-    }, 1);
-    await expectProviderError(analyse(), 'bad_response', /before it was complete/);
     server.on('POST', CHAT_PATH, streamAnswer(JSON.stringify({ analysis: 'prose', summary: 's' })), 1);
     await expectProviderError(analyse(), 'bad_response', /wrong shape/);
   });
@@ -159,11 +155,12 @@ describe('OpenAI-compatible analysis', () => {
     await expectProviderError(analyse(), 'quota');
     server.on('POST', CHAT_PATH, (_req, res) => sendJson(res, 401, openAiError('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key')), 1);
     await expectProviderError(analyse(), 'auth', /Incorrect API key/);
-    server.on('POST', CHAT_PATH, (_req, res) => sendJson(res, 500, openAiError('The server had an error', 'server_error')), 1);
+    // A 500 is asked again inside the adapter, twice, before the job runner hears of it.
+    server.on('POST', CHAT_PATH, (_req, res) => sendJson(res, 500, openAiError('The server had an error', 'server_error')), 3);
     await expectProviderError(analyse(), 'unavailable');
     server.on('POST', CHAT_PATH, (_req, res) => sendJson(res, 400, openAiError("model 'llava' does not support images", 'invalid_request_error')), 1);
     await expectProviderError(analyse(), 'invalid_request', /does not support images/);
-    expect(server.requests).toHaveLength(5);
+    expect(server.requests).toHaveLength(7);
   });
 
   it('reports the caller cancelling mid-stream as cancelled', async () => {
@@ -175,5 +172,84 @@ describe('OpenAI-compatible analysis', () => {
     });
     const controller = new AbortController();
     await expectProviderError(analyse(() => controller.abort(), controller.signal), 'cancelled');
+  });
+});
+
+describe('OpenAI-compatible analysis: cut streams and rate-limit hints', () => {
+  it('asks again when the stream ends without a finish reason or [DONE], telling the reader to drop what it showed', async () => {
+    server.on('POST', CHAT_PATH, (_req, res) => {
+      openSse(res);
+      writeSse(res, chatChunk({ content: '{"analysis": "The print is half' }));
+      // A clean end: no finish_reason, no data: [DONE].
+      res.end();
+    }, 1);
+    server.on('POST', CHAT_PATH, streamAnswer(JSON.stringify(SAMPLE_ANALYSIS)));
+    const shown: string[] = [];
+    let restarts = 0;
+    const result = await provider().analyser.analyse(
+      { ...input, signal: new AbortController().signal },
+      (chunk) => shown.push(chunk),
+      () => {
+        restarts += 1;
+        shown.length = 0;
+      },
+    );
+    expect(restarts).toBe(1);
+    // What the reader holds after the reset is the saved text, once.
+    expect(shown.join('')).toBe(SAMPLE_ANALYSIS.analysis);
+    expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('asks again after an in-stream error event, once the reader can drop the text', async () => {
+    server.on('POST', CHAT_PATH, (_req, res) => {
+      openSse(res);
+      writeSse(res, chatChunk({ content: '{"analysis": "The print' }));
+      writeSse(res, openAiError('The server is overloaded', 'server_error'));
+      res.end();
+    }, 1);
+    server.on('POST', CHAT_PATH, streamAnswer(JSON.stringify(SAMPLE_ANALYSIS)));
+    let text = '';
+    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, (c) => (text += c), () => (text = ''));
+    expect(text).toBe(result.text);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('waits for the longest rate-limit hint: x-ratelimit-reset-requests over a shorter retry-after', async () => {
+    const sentAt: number[] = [];
+    server.on('POST', CHAT_PATH, (_req, res) => {
+      sentAt.push(Date.now());
+      sendJson(res, 429, openAiError('Rate limit reached for requests', 'requests', 'rate_limit_exceeded'), {
+        'retry-after': '0',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '300ms',
+        // Tokens left: their reset is not what stopped the request.
+        'x-ratelimit-remaining-tokens': '150000',
+        'x-ratelimit-reset-tokens': '6m0s',
+      });
+    }, 1);
+    server.on('POST', CHAT_PATH, (req, res) => {
+      sentAt.push(Date.now());
+      streamAnswer(JSON.stringify(SAMPLE_ANALYSIS))(req, res);
+    });
+    const result = await analyse();
+    expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
+    expect(server.requests).toHaveLength(2);
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(290);
+  });
+
+  it('leaves a reset hint longer than its patience to the job runner, with that delay', async () => {
+    server.on('POST', CHAT_PATH, (_req, res) =>
+      sendJson(res, 429, openAiError('Rate limit reached for tokens', 'tokens', 'rate_limit_exceeded'), {
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '1s',
+        'x-ratelimit-remaining-tokens': '0',
+        'x-ratelimit-reset-tokens': '20s',
+      }),
+    );
+    const error = await expectProviderError(analyse(), 'rate_limited');
+    expect(error.retryAfterMs).toBe(20_000);
+    // No guessing at 1, 2, 4 s against a 20 s reset: one call, the wait goes to the job runner.
+    expect(server.requests).toHaveLength(1);
   });
 });

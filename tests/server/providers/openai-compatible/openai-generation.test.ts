@@ -1,10 +1,11 @@
 // The OpenAI-compatible adapter's images (images/edits multipart and images/generations →
 // b64_json), video prompts and workshop against a local server speaking OpenAI's wire format.
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InputImage } from '../../../../server/providers/capabilities.js';
 import { createOpenAiProvider } from '../../../../server/providers/openai-compatible/openai-provider.js';
-import { pngImage, ProviderTestServer, sendJson, sendText, type RecordedRequest } from '../provider-test-server.js';
-import { chatCompletion, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
+import { openSse, pieces, pngImage, ProviderTestServer, sendJson, sendText, writeSse, type RecordedRequest } from '../provider-test-server.js';
+import { chatChunk, chatCompletion, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
 
 let server: ProviderTestServer;
 let modelImage: InputImage;
@@ -20,8 +21,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
+/** Retries as in production, waits short enough for tests. */
+const TEST_RETRY = { retries: 2, maxWaitMs: 1_000, fallbackWaitMs: 10 };
 const provider = (imageModel: string | undefined = 'gpt-image-test') =>
-  createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${server.url}/v1`, textModel: 'test-chat-model', imageModel });
+  createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${server.url}/v1`, textModel: 'test-chat-model', imageModel, retry: TEST_RETRY });
 
 const imagesAnswer = (png: Buffer) => ({ created: 1_750_000_000, data: [{ b64_json: png.toString('base64') }] });
 
@@ -56,6 +59,8 @@ describe('OpenAI-compatible images', () => {
     expect(files).toHaveLength(2);
     expect(files[0]!.type).toBe('image/png');
     expect(Buffer.from(await files[0]!.arrayBuffer()).equals(modelImage.data)).toBe(true);
+    // gpt-image-test is no model known to take input_fidelity.
+    expect(form.get('input_fidelity')).toBeNull();
   });
 
   it('uses images/generations without sources, and follows a URL answer', async () => {
@@ -73,12 +78,14 @@ describe('OpenAI-compatible images', () => {
     expect(body).toMatchObject({ model: 'gpt-image-test', size: '1024x1024', n: 1 });
   });
 
-  it('maps moderation_blocked to safety, an answer without an image or with garbage to bad_response', async () => {
-    const run = () =>
-      provider().imageGenerator!.generateImages(
+  it('maps moderation_blocked to safety, an answer without an image or with garbage to bad_response, for that candidate', async () => {
+    const run = async () => {
+      const result = await provider().imageGenerator!.generateImages(
         { prompt: 'p', sources: [], count: 1, aspect: 'auto', language: 'en-US', signal: new AbortController().signal },
         () => {},
       );
+      return Promise.reject(result.failures?.[0]?.error ?? new Error('no failure'));
+    };
     server.on('POST', '/v1/images/generations', (_req, res) =>
       sendJson(res, 400, openAiError('Your request was rejected by the safety system.', 'image_generation_user_error', 'moderation_blocked')), 1);
     await expectProviderError(run(), 'safety', /safety system/);
@@ -87,6 +94,89 @@ describe('OpenAI-compatible images', () => {
     server.on('POST', '/v1/images/generations', (_req, res) => sendJson(res, 200, { created: 1, data: [{ b64_json: 'bm90IGFuIGltYWdl' }] }), 1);
     await expectProviderError(run(), 'bad_response', /cannot be read/);
     expect((server.requests[0]!.json as { size: string }).size).toBe('auto');
+  });
+
+  it('keeps the other five when one candidate is moderation_blocked: six calls for six candidates', async () => {
+    let calls = 0;
+    server.on('POST', '/v1/images/edits', (_req, res) => {
+      calls += 1;
+      if (calls === 2) sendJson(res, 400, openAiError('Your request was rejected by the safety system.', 'image_generation_user_error', 'moderation_blocked'));
+      else sendJson(res, 200, imagesAnswer(generatedPng));
+    });
+    const ready: number[] = [];
+    const result = await provider().imageGenerator!.generateImages(
+      { prompt: 'p', sources: [modelImage], count: 6, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      (_image, index) => ready.push(index),
+    );
+    expect(ready).toHaveLength(5);
+    expect(result.failures!.map((f) => f.error.kind)).toEqual(['safety']);
+    expect(server.requests).toHaveLength(6);
+  });
+
+  it('retries only the candidate that met a 429, after the longest rate-limit hint: seven calls for six images', async () => {
+    let calls = 0;
+    const sentAt: number[] = [];
+    server.on('POST', '/v1/images/edits', (_req, res) => {
+      calls += 1;
+      sentAt.push(Date.now());
+      if (calls === 3) {
+        sendJson(res, 429, openAiError('Rate limit reached for images per minute', 'requests', 'rate_limit_exceeded'), {
+          'x-ratelimit-remaining-requests': '0',
+          'x-ratelimit-reset-requests': '250ms',
+          'retry-after-ms': '40',
+        });
+      } else sendJson(res, 200, imagesAnswer(generatedPng));
+    });
+    const ready: number[] = [];
+    const result = await provider().imageGenerator!.generateImages(
+      { prompt: 'p', sources: [modelImage, patternImage], count: 6, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      (_image, index) => ready.push(index),
+    );
+    expect(ready.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(result.failures).toEqual([]);
+    expect(server.requests).toHaveLength(7);
+    // The retry waited for the 250 ms reset, not the 40 ms retry-after-ms.
+    expect(Math.max(...sentAt.slice(3).map((t) => t - sentAt[2]!))).toBeGreaterThanOrEqual(240);
+  });
+
+  it('sends input_fidelity high to a GPT image model that takes it, and at most three inputs: first model image, then the patterns', async () => {
+    server.on('POST', '/v1/images/edits', (_req, res) => sendJson(res, 200, imagesAnswer(generatedPng)));
+    const sized = async (width: number, role: 'model' | 'pattern'): Promise<InputImage> => ({ data: await pngImage(width, 300), mimeType: 'image/png', role });
+    const sources = [await sized(301, 'model'), await sized(302, 'model'), await sized(303, 'pattern'), await sized(304, 'pattern'), await sized(305, 'pattern')];
+    await provider('gpt-image-1.5').imageGenerator!.generateImages(
+      { prompt: 'p', sources, count: 1, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      () => {},
+    );
+    const form = await formOf(server.requests[0]!);
+    expect(form.get('input_fidelity')).toBe('high');
+    const files = [...form.getAll('image'), ...form.getAll('image[]')] as File[];
+    const widths = await Promise.all(files.map(async (f) => (await sharp(Buffer.from(await f.arrayBuffer())).metadata()).width));
+    expect(widths).toEqual([301, 303, 304]);
+
+    server.reset();
+    server.on('POST', '/v1/images/edits', (_req, res) => sendJson(res, 200, imagesAnswer(generatedPng)));
+    await provider('gpt-image-1-mini').imageGenerator!.generateImages(
+      { prompt: 'p', sources, count: 1, aspect: 'square', language: 'en-US', signal: new AbortController().signal },
+      () => {},
+    );
+    // The mini model takes only 'low', its default: not sent.
+    expect((await formOf(server.requests[0]!)).get('input_fidelity')).toBeNull();
+  });
+
+  it('gives dall-e-2 its one square PNG under 4 MB', async () => {
+    server.on('POST', '/v1/images/edits', (_req, res) => sendJson(res, 200, imagesAnswer(generatedPng)));
+    await provider('dall-e-2').imageGenerator!.generateImages(
+      { prompt: 'p', sources: [modelImage, patternImage], count: 1, aspect: 'vertical', language: 'en-US', signal: new AbortController().signal },
+      () => {},
+    );
+    const form = await formOf(server.requests[0]!);
+    const files = [...form.getAll('image'), ...form.getAll('image[]')] as File[];
+    expect(files).toHaveLength(1);
+    const data = Buffer.from(await files[0]!.arrayBuffer());
+    expect(data.length).toBeLessThan(4_000_000);
+    expect(await sharp(data).metadata()).toMatchObject({ format: 'png', width: 1024, height: 1024 });
+    expect(form.get('size')).toBe('1024x1024');
+    expect(form.get('input_fidelity')).toBeNull();
   });
 
   it('offers no image generator without an image model', () => {
@@ -159,5 +249,39 @@ describe('OpenAI-compatible workshop', () => {
       /OPENAI_IMAGE_MODEL/,
     );
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('OpenAI-compatible video prompts, streamed', () => {
+  it('streams each option\'s prompt text as it is written, and asks again after a cut, dropping what it showed', async () => {
+    const json = JSON.stringify(SAMPLE_VIDEO_PROMPTS);
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json.slice(0, 120), 11)) writeSse(res, chatChunk({ content: piece }));
+      res.end();
+    }, 1);
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json, 11)) writeSse(res, chatChunk({ content: piece }));
+      writeSse(res, chatChunk({}, 'stop'));
+      writeSse(res, '[DONE]');
+      res.end();
+    });
+    let drafts: string[] = [];
+    let restarts = 0;
+    const result = await provider().promptWriter.writeVideoPrompts(
+      { image: modelImage, fabric: {}, userPrompt: 'graceful', count: 3, language: 'en-US', signal: new AbortController().signal },
+      (piece) => {
+        drafts[piece.index] = (drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
+      },
+      () => {
+        restarts += 1;
+        drafts = [];
+      },
+    );
+    expect(restarts).toBe(1);
+    expect(drafts).toEqual(result.prompts.map((p) => p.prompt));
+    expect(server.requests).toHaveLength(2);
+    expect((server.requests[1]!.json as { stream?: boolean }).stream).toBe(true);
   });
 });

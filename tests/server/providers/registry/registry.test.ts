@@ -26,6 +26,21 @@ function configError(env: Record<string, string>): string {
 }
 
 describe('provider settings', () => {
+  it('refuses at start an OpenAI image model that cannot edit images, naming the models that can', () => {
+    const message = configError({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: 'dall-e-3' });
+    expect(message).toMatch(/OPENAI_IMAGE_MODEL: dall-e-3 cannot edit images/);
+    expect(message).toMatch(/gpt-image-1\.5/);
+    expect(message).toMatch(/dall-e-2/);
+    // The same behind a gateway: dall-e-3 is known not to edit.
+    expect(configError({ OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'http://gateway.lan/v1', OPENAI_IMAGE_MODEL: 'dall-e-3' })).toMatch(/dall-e-3/);
+    // On OpenAI itself an unknown name is refused too; a gateway may name its models as it likes.
+    expect(configError({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: 'flux-dev' })).toMatch(/flux-dev cannot edit images/);
+    expect(readProviderConfig({ OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'http://gateway.lan/v1', OPENAI_IMAGE_MODEL: 'flux-dev' }).openai?.imageModel).toBe('flux-dev');
+    for (const model of ['gpt-image-1', 'gpt-image-1.5', 'gpt-image-1-mini', 'gpt-image-2', 'chatgpt-image-latest', 'dall-e-2']) {
+      expect(readProviderConfig({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: model }).openai?.imageModel).toBe(model);
+    }
+  });
+
   it('serves everything locally without keys', () => {
     const config = readProviderConfig({});
     expect(config.serve).toEqual({ analyse: 'local', images: 'local', prompts: 'local', video: 'local', enhance: 'local' });
