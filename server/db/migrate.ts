@@ -6,6 +6,7 @@ import { promptsMigration } from './migrations/0002-prompts.js';
 import { throttleAndTokenVersionMigration } from './migrations/0003-throttle-and-token-version.js';
 import { generationMigration } from './migrations/0004-generation.js';
 import { upscaleReplaysMigration } from './migrations/0005-upscale-replays.js';
+import { wordedLabelsAndTextChangesMigration } from './migrations/0006-worded-labels-and-text-changes.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -15,6 +16,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0003-throttle-and-token-version': throttleAndTokenVersionMigration(),
     '0004-generation': generationMigration(dialect),
     '0005-upscale-replays': upscaleReplaysMigration(),
+    '0006-worded-labels-and-text-changes': wordedLabelsAndTextChangesMigration(),
   };
 }
 

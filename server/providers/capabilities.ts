@@ -44,6 +44,8 @@ export interface GeneratedImage {
   height: number;
   /** What this candidate is, in the request's language (the local engine names its compositions). */
   label?: string;
+  /** The same label in every language it has words for, so it follows the reader's language when shown. */
+  labels?: Partial<Record<Language, string>>;
 }
 
 /** Spec §3 fabric info form. Every field is optional free text (a preset choice or the designer's own words). */

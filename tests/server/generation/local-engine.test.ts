@@ -90,6 +90,39 @@ describe('the built-in engine through the HTTP API', () => {
     expect(track.height).toBeGreaterThan(track.width);
   }, 120_000);
 
+  it("words candidate labels in the reader's language, whatever language the run was made in", async () => {
+    const model = await sharp({ create: { width: 80, height: 120, channels: 3, background: '#c8b8a8' } }).png().toBuffer();
+    // A run made in Chinese (as one without any language is: zh-CN is the default).
+    const analysed = await t.stream('/image-api/analyze-images-json-stream', {
+      token,
+      headers: { 'accept-language': 'zh-CN' },
+      form: [
+        { name: 'prompt', value: 'A summer shirt dress' },
+        { name: 'request_id', value: 'local-labels' },
+        { name: 'model_images', value: model, filename: 'model.png' },
+        { name: 'pattern_images', value: await stripes(), filename: 'stripes.png' },
+      ],
+    });
+    const last = analysed.events.at(-1) as { type: string; data: { images: (ImageView & { label: string })[] } };
+    expect(last.type, JSON.stringify(last)).toBe('complete');
+    expect(last.data.images.map((i) => i.label)).toContain('Lookbook 拼图');
+    const ids = last.data.images.map((i) => i.id);
+    const read = async (language: string) => {
+      const list = await t.call<{ items: { id: number; label: string }[] }>('GET', '/api/user/generated-images?limit=50', {
+        token,
+        headers: { 'accept-language': language },
+      });
+      return list.body.data.items.filter((i) => ids.includes(i.id)).map((i) => i.label);
+    };
+    const english = await read('en-US');
+    expect(english).toHaveLength(6);
+    expect(english).toContain('Lookbook grid');
+    for (const label of english) expect(label).not.toMatch(/\p{Script=Han}/u);
+    expect(await read('vi-VN')).toContain('Lưới lookbook');
+    const detail = await t.call<{ label: string }>('GET', `/api/user/generated-images/${ids[5]}`, { token, headers: { 'accept-language': 'id-ID' } });
+    expect(detail.body.data.label).toBe('Kisi lookbook');
+  }, 60_000);
+
   it('runs a workshop text item through the built-in engine, saying how little it did', async () => {
     const admin = await t.adminToken();
     const models = await t.call<{ id: string; local_preview: boolean }[]>('GET', '/third-api/workshop/models', { token: admin });
