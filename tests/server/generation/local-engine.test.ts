@@ -141,4 +141,24 @@ describe('the built-in engine through the HTTP API', () => {
     expect(done.body.data.result!.confidence).toBeLessThan(0.5);
     expect(done.body.data.result!.model).toMatch(/local preview/);
   }, 60_000);
+
+  it("polishes the issue's example offline and keeps exactly what it changed with the result", async () => {
+    const admin = await t.adminToken();
+    const created = await t.call<{ id: number }>('POST', '/third-api/workshop/items', {
+      token: admin,
+      headers: { 'x-api-version': 'v1' },
+      body: { type: 'text', text: 'Soft floral chifon, light and airy, good for sumer dresses. very nice hand feel' },
+    });
+    type Result = { text: string; text_changes: { spelling: unknown; changes: { rule: string; from: string; to: string }[] } | null };
+    const done = await until(
+      () => t.call<{ status: string; result: Result | null }>('GET', `/third-api/workshop/items/${created.body.data.id}`, { token: admin }),
+      (r) => r.body.data.status === 'completed' || r.body.data.status === 'error',
+      30_000,
+    );
+    expect(done.body.data.status).toBe('completed');
+    const result = done.body.data.result!;
+    expect(result.text).toBe('Soft floral chiffon, light and airy, good for summer dresses. Very nice hand feel.');
+    expect(result.text_changes!.spelling).toEqual({ checked: true, dictionary: 'en-US' });
+    expect(result.text_changes!.changes.map((c) => `${c.from}→${c.to}`)).toEqual(['. very→. Very', 'feel→feel.', 'chifon→chiffon', 'sumer→summer']);
+  }, 60_000);
 });

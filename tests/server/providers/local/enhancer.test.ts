@@ -92,7 +92,57 @@ describe('local enhancer', () => {
     );
     expect(mixed.text).toBe('180 g/m²');
     expect(mixed.images).toHaveLength(1);
-    expect(mixed.confidence).toBe(Math.min(IMAGE_CONFIDENCE.lanczos, 0.22));
+    // The text: one fix, spelling checked (0.34); the image: lanczos.
+    expect(mixed.confidence).toBe(Math.min(IMAGE_CONFIDENCE.lanczos, 0.34));
+  });
+
+  it("polishes the issue's example: spelling from the English dictionary, a capital after the full stop, every change listed", async () => {
+    const enhancer = createLocalEnhancer();
+    const result = await enhancer.enhance(
+      request({ type: 'text', text: 'Soft floral chifon, light and airy, good for sumer dresses. very nice hand feel' }),
+    );
+    expect(result.text).toBe('Soft floral chiffon, light and airy, good for summer dresses. Very nice hand feel.');
+    expect(result.textChanges).toEqual({
+      spelling: { checked: true, dictionary: 'en-US' },
+      changes: [
+        { rule: 'capitalisation', from: '. very', to: '. Very' },
+        { rule: 'final-stop', from: 'feel', to: 'feel.' },
+        { rule: 'spelling', from: 'chifon', to: 'chiffon' },
+        { rule: 'spelling', from: 'sumer', to: 'summer' },
+      ],
+      unknown: [],
+    });
+    expect(result.confidence).toBeGreaterThan(0.4);
+  });
+
+  it('keeps fabric words, leaves names and unsure words as written and lists them', async () => {
+    const enhancer = createLocalEnhancer();
+    const fabrics = 'Organza, jacquard, viscose and elastane; lyocell, tencel, boucle, georgette and charmeuse with a drapey handfeel.';
+    const kept = await enhancer.enhance(request({ type: 'text', text: fabrics }));
+    expect(kept.text).toBe(fabrics);
+    expect(kept.textChanges!.changes).toEqual([]);
+    const names = await enhancer.enhance(request({ type: 'text', text: 'Made by Xanthoria Mills in xqzvbk weave.' }));
+    expect(names.text).toBe('Made by Xanthoria Mills in xqzvbk weave.');
+    expect(names.textChanges!.unknown).toEqual(['Xanthoria', 'xqzvbk']);
+  });
+
+  it('checks Vietnamese with its own dictionary, and says plainly where a language has none', async () => {
+    const enhancer = createLocalEnhancer();
+    const vi = await enhancer.enhance(request({ type: 'text', language: 'vi-VN', text: 'Vải lụa mềm mại,rất đẹp. phù hợp váy mùa hè' }));
+    expect(vi.text).toBe('Vải lụa mềm mại, rất đẹp. Phù hợp váy mùa hè.');
+    expect(vi.textChanges!.spelling).toEqual({ checked: true, dictionary: 'vi-VN' });
+    // English text written by a Vietnamese reader is still checked in English.
+    const en = await enhancer.enhance(request({ type: 'text', language: 'vi-VN', text: 'Soft chifon' }));
+    expect([en.text, en.textChanges!.spelling]).toEqual(['Soft chiffon', { checked: true, dictionary: 'en-US' }]);
+    for (const [language, text] of [
+      ['zh-CN', '这款雪纺面料轻盈,适合夏季连衣裙.'],
+      ['th-TH', 'ผ้าชีฟองนุ่มเบา'],
+      ['id-ID', 'Kain sifon lembut. sangat nyaman'],
+    ] as const) {
+      const r = await enhancer.enhance(request({ type: 'text', language, text }));
+      expect(r.textChanges!.spelling).toEqual({ checked: false, language });
+      expect(r.confidence).toBeLessThanOrEqual(0.4);
+    }
   });
 
   it('refuses empty requests and unreadable images, and honours cancellation', async () => {
