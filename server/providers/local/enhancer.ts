@@ -1,5 +1,5 @@
 // The workshop of the built-in engine. Images: enlarged (Real-CUGAN when the server wires it in,
-// else lanczos x2) and tone-corrected. Text: what a rule can fix (text-tidy.ts: spacing,
+// else lanczos x2; the result's model says which, with the scale) and tone-corrected. Text: what a rule can fix (text-tidy.ts: spacing,
 // punctuation, capitals after a full stop, fabric terms) and the spelling where the text's language
 // has a Hunspell dictionary (spelling.ts), with every change listed. The confidence says how little
 // that is: at most 0.6 for checked text (0.4 unchecked), 0.3 for a lanczos enlargement, 0.6 with
@@ -7,7 +7,7 @@
 import type { EnhanceInput, EnhanceResult, Enhancer, GeneratedImage, TextChangeReport } from '../capabilities.js';
 import { ProviderError } from '../capabilities.js';
 import { throwIfCancelled } from './cancellation.js';
-import { correctTone, enlarge, outputFormatOf, toneCorrectionFor, type Upscale } from './image-tone-correction.js';
+import { correctTone, enlarge, outputFormatOf, toneCorrectionFor, type EnlargeResult, type Upscale } from './image-tone-correction.js';
 import { LOCAL_PREVIEW_MODEL, LOCAL_PROVIDER } from './model-name.js';
 import { correctSpelling, textLanguage } from './spelling.js';
 import { tidyConfidence, tidyText } from './text-tidy.js';
@@ -15,6 +15,8 @@ import { tidyConfidence, tidyText } from './text-tidy.js';
 export interface LocalEnhancerOptions {
   /** The server's Real-CUGAN engine (2x), when it has one. */
   upscale?: Upscale;
+  /** Told when the upscaler failed and lanczos stood in (the result's model says so too). */
+  onUpscaleFallback?: (error: unknown) => void;
 }
 
 export const IMAGE_CONFIDENCE = { withUpscaler: 0.6, lanczos: 0.3 } as const;
@@ -67,21 +69,24 @@ export function createLocalEnhancer(options: LocalEnhancerOptions = {}): Enhance
         confidences.push(polishConfidence(polished.report));
       }
       const images: GeneratedImage[] = [];
+      const methods = new Set<string>();
       if (wantsImages && input.images.length) {
         const correction = toneCorrectionFor(input.style, input.creativity, input.precision);
         for (const image of input.images) {
           throwIfCancelled(input.signal);
-          let enlarged: Buffer;
+          let enlarged: EnlargeResult;
           try {
-            enlarged = await enlarge(image.data, options.upscale, input.signal);
+            enlarged = await enlarge(image.data, options.upscale, input.signal, options.onUpscaleFallback);
           } catch (e) {
             if (e instanceof ProviderError) throw e;
             throw new ProviderError('invalid_request', 'an image could not be enlarged', { provider: LOCAL_PROVIDER, cause: e });
           }
+          methods.add(enlarged.model);
           throwIfCancelled(input.signal);
-          images.push(await correctTone(enlarged, correction, outputFormatOf(image.mimeType)));
+          images.push(await correctTone(enlarged.data, correction, outputFormatOf(image.mimeType)));
         }
-        confidences.push(options.upscale ? IMAGE_CONFIDENCE.withUpscaler : IMAGE_CONFIDENCE.lanczos);
+        const allUpscaled = [...methods].every((m) => m.startsWith('Real-CUGAN'));
+        confidences.push(allUpscaled ? IMAGE_CONFIDENCE.withUpscaler : IMAGE_CONFIDENCE.lanczos);
       }
       throwIfCancelled(input.signal);
       return {
@@ -89,7 +94,8 @@ export function createLocalEnhancer(options: LocalEnhancerOptions = {}): Enhance
         ...(textChanges ? { textChanges } : {}),
         images,
         confidence: confidences.length ? Math.min(...confidences) : 0,
-        model: LOCAL_PREVIEW_MODEL,
+        // Which enlargement each image had: "… · Real-CUGAN up2x-conservative ×2 (640×480 → 1280×960)".
+        model: [LOCAL_PREVIEW_MODEL, ...methods].join(' · '),
       };
     },
   };

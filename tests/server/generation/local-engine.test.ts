@@ -142,6 +142,31 @@ describe('the built-in engine through the HTTP API', () => {
     expect(done.body.data.result!.model).toMatch(/local preview/);
   }, 60_000);
 
+  it('enhances a workshop image with our Real-CUGAN engine and names the model and scale it used', async () => {
+    const admin = await t.adminToken();
+    const photo = await sharp(await stripes()).extract({ left: 0, top: 0, width: 48, height: 40 }).png().toBuffer();
+    const created = await t.call<{ id: number }>('POST', '/third-api/workshop/items', {
+      token: admin,
+      headers: { 'x-api-version': 'v1' },
+      form: [
+        { name: 'type', value: 'image' },
+        { name: 'images', value: photo, filename: 'photo.png' },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    type Result = { model: string; images: { url: string }[] };
+    const done = await until(
+      () => t.call<{ status: string; result: Result | null; error: unknown }>('GET', `/third-api/workshop/items/${created.body.data.id}`, { token: admin }),
+      (r) => r.body.data.status === 'completed' || r.body.data.status === 'error',
+      90_000,
+    );
+    expect(done.body.data.status, JSON.stringify(done.body.data.error)).toBe('completed');
+    expect(done.body.data.result!.model).toMatch(/local preview\) · Real-CUGAN up2x-conservative ×2 \(48×40 → 96×80\)$/);
+    const file = await t.app.inject({ method: 'GET', url: done.body.data.result!.images[0]!.url });
+    const meta = await sharp(file.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([96, 80]);
+  }, 120_000);
+
   it("polishes the issue's example offline and keeps exactly what it changed with the result", async () => {
     const admin = await t.adminToken();
     const created = await t.call<{ id: number }>('POST', '/third-api/workshop/items', {

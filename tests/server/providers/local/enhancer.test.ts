@@ -28,7 +28,7 @@ describe('local enhancer', () => {
     const enhancer = createLocalEnhancer();
     const input = await jpeg(80, 60, dull);
     const result = await enhancer.enhance(request({ images: [{ data: input, mimeType: 'image/jpeg', role: 'source' }] }));
-    expect(result.model).toBe(LOCAL_PREVIEW_MODEL);
+    expect(result.model).toBe(`${LOCAL_PREVIEW_MODEL} · lanczos ×2`);
     expect(result.confidence).toBe(IMAGE_CONFIDENCE.lanczos);
     expect(result.text).toBeUndefined();
     const [image] = result.images;
@@ -47,7 +47,8 @@ describe('local enhancer', () => {
       upscale: async (image, signal) => {
         calls.push(signal);
         const meta = await sharp(image).metadata();
-        return sharp(image).resize(meta.width * 2, meta.height * 2, { kernel: 'nearest' }).png().toBuffer();
+        const data = await sharp(image).resize(meta.width * 2, meta.height * 2, { kernel: 'nearest' }).png().toBuffer();
+        return { data, model: 'Real-CUGAN up2x-conservative ×2 (40×30 → 80×60)' };
       },
     });
     const signal = new AbortController().signal;
@@ -55,6 +56,32 @@ describe('local enhancer', () => {
     expect(calls).toEqual([signal]);
     expect(result.confidence).toBe(IMAGE_CONFIDENCE.withUpscaler);
     expect(result.images[0]).toMatchObject({ mimeType: 'image/png', width: 80, height: 60 });
+    // The item says which model and scale it used.
+    expect(result.model).toBe(`${LOCAL_PREVIEW_MODEL} · Real-CUGAN up2x-conservative ×2 (40×30 → 80×60)`);
+  });
+
+  it('says lanczos when the upscaler failed (no model files) and stands in for it, but never past a cancel', async () => {
+    const failures: unknown[] = [];
+    const enhancer = createLocalEnhancer({
+      upscale: async () => {
+        throw new Error('ENOENT: no model files');
+      },
+      onUpscaleFallback: (e) => failures.push(e),
+    });
+    const result = await enhancer.enhance(request({ images: [{ data: await png(40, 30, dull), mimeType: 'image/png', role: 'source' }] }));
+    expect(result.model).toBe(`${LOCAL_PREVIEW_MODEL} · lanczos ×2`);
+    expect(result.confidence).toBe(IMAGE_CONFIDENCE.lanczos);
+    expect(failures).toHaveLength(1);
+    const controller = new AbortController();
+    const cancelling = createLocalEnhancer({
+      upscale: async () => {
+        controller.abort();
+        throw new Error('aborted');
+      },
+    });
+    await expect(
+      cancelling.enhance(request({ images: [{ data: await png(40, 30, dull), mimeType: 'image/png', role: 'source' }], signal: controller.signal })),
+    ).rejects.toSatisfy((e: unknown) => e instanceof ProviderError && e.kind === 'cancelled');
   });
 
   it('keeps transparency', async () => {
