@@ -43,6 +43,8 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'POST /user/image-requests': TOOL_ROLES.videoGeneration,
     'GET /user/generated-images': TOOL_ROLES.history,
     'GET /user/generated-images/:id': TOOL_ROLES.history,
+    // The moments text edited in the image viewer (the workflow's candidates and history).
+    'PUT /user/generated-images/:id/moments': TOOL_ROLES.history,
     'PUT /user/video-prompts/:id': TOOL_ROLES.videoGeneration,
     'GET /user/video-generations': TOOL_ROLES.history,
     'POST /user/video-generations': TOOL_ROLES.videoGeneration,
