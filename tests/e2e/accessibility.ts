@@ -63,7 +63,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     const text = `Accessibility check: ${kind} notice`;
     if (!(await notify(page, { type: kind, text }))) break;
     await settledToast(page, kind);
-    violations.push(...(await runAxe(page, '[data-sonner-toaster]')).map((v) => ({ ...v, help: `${v.help} (with a ${kind} toast)` })));
+    violations.push(...(await runAxe(page, '[data-sonner-toaster]')).map((v) => ({ ...v, help: `${v.help} (with the ${kind} toast)` })));
     await notify(page, { dismiss: true });
     await page.waitForFunction(() => !document.querySelector('[data-sonner-toast]'));
   }
