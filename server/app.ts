@@ -19,6 +19,7 @@ import { registerPromptsRoutes } from './modules/prompts/prompts-routes.js';
 import { registerUpscaleGroup, registerUpscaleWorker } from './modules/upscale/upscale-group.js';
 import type { EngineFactory } from './modules/upscale/upscale-engine-port.js';
 import type { JobEngine } from './jobs/job-engine.js';
+import { createWorkshopUpscale } from './modules/upscale/workshop-upscale.js';
 import { createGenerationModule, type GenerationOverrides } from './modules/generation/generation-module.js';
 import { registerHistoryRoutes } from './modules/generation/history-routes.js';
 import { registerImageGroup } from './modules/generation/image-group.js';
@@ -135,13 +136,25 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const mainPrefix = mainApiPrefix(config.publicApi.main);
   // Generation jobs run in this process from ready until close (preClose: before the database closes);
   // in team mode an API replica (ROLE=api) starts the engine without taking jobs.
+  // The workshop's built-in engine enlarges with our Real-CUGAN engine (started on first use).
+  const workshopUpscale = createWorkshopUpscale({
+    modelsDir: config.upscale.modelsDir,
+    threads: config.upscale.threads,
+    maxPixels: config.upscale.maxPixels,
+  });
+  app.addHook('onClose', async () => workshopUpscale.close());
+  const localOptions = {
+    upscale: workshopUpscale.upscale,
+    onUpscaleFallback: (error: unknown) => app.log.warn({ err: error }, 'workshop upscale failed; lanczos stood in'),
+    ...options.generation?.local,
+  };
   const generation = createGenerationModule({
     config,
     db,
     log: app.log,
     now: services.now,
     linkPrefix: mainPrefix,
-    providers: options.generation?.providers ?? configuredProviders(config, options.generation?.local),
+    providers: options.generation?.providers ?? configuredProviders(config, localOptions),
     runner: options.generation?.runner,
     team: options.generation?.team,
   });

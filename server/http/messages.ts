@@ -206,6 +206,13 @@ const catalogue = {
     'th-TH': 'บันทึกพรอมต์แล้ว',
     'id-ID': 'Prompt disimpan',
   },
+  moments_saved: {
+    'zh-CN': '朋友圈文案已保存',
+    'en-US': 'Moments text saved',
+    'vi-VN': 'Đã lưu nội dung Moments',
+    'th-TH': 'บันทึกข้อความ Moments แล้ว',
+    'id-ID': 'Teks Moments disimpan',
+  },
   prompt_deleted: {
     'zh-CN': '提示词已删除',
     'en-US': 'Prompt deleted',
@@ -514,6 +521,13 @@ const catalogue = {
     'vi-VN': 'Tác vụ vẫn đang chạy; hãy đợi hoàn tất hoặc hủy trước',
     'th-TH': 'งานนี้ยังทำงานอยู่ กรุณารอให้เสร็จหรือยกเลิกก่อน',
     'id-ID': 'Masih berjalan; tunggu hingga selesai atau batalkan dulu',
+  },
+  image_not_finished: {
+    'zh-CN': '图片尚未生成完成，无法保存文案',
+    'en-US': 'This image is not finished yet, so its text cannot be saved',
+    'vi-VN': 'Ảnh này chưa tạo xong nên chưa thể lưu nội dung',
+    'th-TH': 'ภาพนี้ยังสร้างไม่เสร็จ จึงยังบันทึกข้อความไม่ได้',
+    'id-ID': 'Gambar ini belum selesai, jadi teksnya belum bisa disimpan',
   },
   already_finished: {
     'zh-CN': '任务已结束，无法取消',

@@ -32,8 +32,10 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /users/:id/': TOOL_ROLES.users,
     'PUT /users/:id/': TOOL_ROLES.users,
     'DELETE /users/:id/': TOOL_ROLES.users,
-    'GET /prompts/': TOOL_ROLES.promptManagement,
-    'GET /prompts/:type/': TOOL_ROLES.promptManagement,
+    // Every signed-in user reads the team's prompts (the video workflow starts from the managed
+    // image prompt); only prompt management writes them.
+    'GET /prompts/': 'signed-in',
+    'GET /prompts/:type/': 'signed-in',
     'POST /prompts/': TOOL_ROLES.promptManagement,
     'PUT /prompts/:type/': TOOL_ROLES.promptManagement,
     'DELETE /prompts/:type/': TOOL_ROLES.promptManagement,
@@ -41,6 +43,8 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'POST /user/image-requests': TOOL_ROLES.videoGeneration,
     'GET /user/generated-images': TOOL_ROLES.history,
     'GET /user/generated-images/:id': TOOL_ROLES.history,
+    // The moments text edited in the image viewer (the workflow's candidates and history).
+    'PUT /user/generated-images/:id/moments': TOOL_ROLES.history,
     'PUT /user/video-prompts/:id': TOOL_ROLES.videoGeneration,
     'GET /user/video-generations': TOOL_ROLES.history,
     'POST /user/video-generations': TOOL_ROLES.videoGeneration,

@@ -44,6 +44,8 @@ export interface GeneratedImage {
   height: number;
   /** What this candidate is, in the request's language (the local engine names its compositions). */
   label?: string;
+  /** The same label in every language it has words for, so it follows the reader's language when shown. */
+  labels?: Partial<Record<Language, string>>;
 }
 
 /** Spec §3 fabric info form. Every field is optional free text (a preset choice or the designer's own words). */
@@ -236,8 +238,27 @@ export interface EnhanceInput {
   signal: AbortSignal;
 }
 
+/** One change the text polish made: the text it replaced and what replaced it. */
+export interface TextChange {
+  /** spelling, capitalisation, whitespace, punctuation-width, fabric-terms, … */
+  rule: string;
+  from: string;
+  to: string;
+}
+
+/** What a rule-based text polish did, to show beside its result (the built-in engine's). */
+export interface TextChangeReport {
+  /** Whether the spelling was checked, and with which language's dictionary; or which language has none. */
+  spelling: { checked: true; dictionary: Language } | { checked: false; language: Language };
+  changes: TextChange[];
+  /** Words the dictionary does not know, left as written. */
+  unknown: string[];
+}
+
 export interface EnhanceResult {
   text?: string;
+  /** Exactly what was changed in the text, when the enhancer can say (the built-in engine). */
+  textChanges?: TextChangeReport;
   images: GeneratedImage[];
   /** 0..1: how sure the provider is that the result is an improvement (the local engine says how little it did). */
   confidence: number;

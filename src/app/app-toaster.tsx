@@ -9,14 +9,45 @@
 //   and snap back), never a loading toast, and not a drag that starts on a button. We keep that:
 //   the spec's 45 px still dismisses, and a quick flick doing the same is what a touch user expects.
 // The other values are written out so a library upgrade that changes them cannot change the
-// product silently.
-import { Toaster } from 'sonner';
+// product silently. Rich colours get darker text (app-toaster.css) so every toast passes axe's
+// colour-contrast check while it is shown.
+import { useEffect } from 'react';
+import { Toaster, toast } from 'sonner';
 import { useTranslation } from 'react-i18next';
 import { useTheme } from '../features/settings/hooks/use-theme';
+import './app-toaster.css';
+
+export const NOTIFY_EVENT = 'loom:notify';
+type NotifyDetail = { type?: 'success' | 'error' | 'info' | 'warning' | 'message'; text?: string; dismiss?: boolean; handled?: boolean };
+
+/**
+ * A toast from outside React (a `loom:notify` CustomEvent on window): what the browser tests use
+ * to check every page with a toast of each kind showing. It shows text only; `handled` tells the
+ * sender a toaster is listening.
+ */
+function useNotifyEvents(): void {
+  useEffect(() => {
+    const onNotify = (event: Event) => {
+      const detail = (event as CustomEvent<NotifyDetail | null>).detail;
+      if (!detail) return;
+      detail.handled = true;
+      if (detail.dismiss) {
+        toast.dismiss();
+        return;
+      }
+      const text = String(detail.text ?? '');
+      const show = detail.type && detail.type !== 'message' ? toast[detail.type] : toast.message;
+      show(text);
+    };
+    window.addEventListener(NOTIFY_EVENT, onNotify);
+    return () => window.removeEventListener(NOTIFY_EVENT, onNotify);
+  }, []);
+}
 
 export function AppToaster() {
   const { t } = useTranslation();
   const { resolved } = useTheme();
+  useNotifyEvents();
   return (
     <Toaster
       position="bottom-right"

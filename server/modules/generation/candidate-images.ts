@@ -61,6 +61,7 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
           width: file.width,
           height: file.height,
           label: image.label ?? null,
+          labels_json: image.labels ? JSON.stringify(image.labels) : null,
           model: model ?? o.slot.provider,
           provider: o.slot.provider,
           completed_at: ctx.repo.now(),

@@ -221,6 +221,21 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
           .execute();
       });
     },
+    /**
+     * The moments text of one of the user's finished images. Guarded: only the owner's row, and only
+     * once it is completed (a run still writing it, or one that failed, is not changed). Undefined
+     * when no row matched the guard.
+     */
+    async saveMomentsText(userId: number, id: number, text: string | null) {
+      return db
+        .updateTable('generated_images')
+        .set({ moments_text: text, updated_at: stamp() })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'completed')
+        .returningAll()
+        .executeTakeFirst();
+    },
     async editVideoPrompt(id: number, values: { prompt?: string; camera?: string[] }) {
       return db
         .updateTable('video_prompts')

@@ -66,6 +66,8 @@ export interface GeneratedImagesTable extends FailureColumns {
   provider: string | null;
   moments_text: string | null;
   label: string | null;
+  /** JSON {language: label} when the provider worded the label in every language (migration 0006). */
+  labels_json: string | null;
   language: string;
   completed_at: string | null;
   created_at: string;

@@ -11,7 +11,7 @@ import type {
   VideoGenerationRow,
   VideoPromptRow,
 } from './generation-tables.js';
-import { parseAnalysis, parseCamera, parseFabric } from './stored-json.js';
+import { parseAnalysis, parseCamera, parseFabric, parseObject } from './stored-json.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
@@ -48,6 +48,13 @@ export interface VideoPromptView {
   updated_at: string;
 }
 
+/** A candidate's label in the reader's language when the provider worded it in several, else as stored. */
+export function wordedLabel(r: Pick<GeneratedImageRow, 'label' | 'labels_json'>, locale: Locale): string | null {
+  const labels = parseObject(r.labels_json);
+  const worded = labels?.[locale];
+  return typeof worded === 'string' && worded ? worded : r.label;
+}
+
 export function createViewBuilder(repo: GenerationRepository, links: FileLinks, now: () => Date) {
   /** A signed link for a file, named `<stem>.<ext>` by its type. */
   const linker = async (ids: (string | null)[]) => {
@@ -70,7 +77,7 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
     position: r.position,
     status: r.status,
     prompt: r.prompt,
-    label: r.label,
+    label: wordedLabel(r, locale),
     aspect: r.aspect,
     style: r.style,
     model: r.model,

@@ -31,6 +31,13 @@ const promptEdit = z
   })
   .refine((b) => b.prompt !== undefined || b.camera !== undefined, 'prompt or camera is required');
 
+/** The moments text goes out as a social post: a long post, not a document. */
+export const MAX_MOMENTS_LENGTH = 2000;
+
+const momentsEdit = z.object({
+  moments_text: z.string().max(MAX_MOMENTS_LENGTH, `moments_text must be at most ${MAX_MOMENTS_LENGTH} characters`),
+});
+
 export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationContext): void {
   const locale = (request: { headers: { 'accept-language'?: string } }) => localeFrom(request.headers['accept-language']);
 
@@ -81,6 +88,25 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationConte
       const [row] = await ctx.repo.imagesOfUser(user.id, [id]);
       if (!row) throw new AppError(404, 'not_found');
       return ok(request, await ctx.views.imageDetail(row, locale(request)));
+    },
+  );
+
+  // Idempotent by nature (it sets the text), so an outbox replay that arrives twice changes nothing more.
+  app.put(
+    '/user/generated-images/:id/moments',
+    { config: { openapi: { summary: 'Save the moments text of one generated image', tags: ['history'], body: momentsEdit } } },
+    async (request) => {
+      const user = currentUser(request);
+      const { id } = validate(idParams, request.params);
+      const body = validate(momentsEdit, request.body);
+      const text = body.moments_text.trim();
+      const saved = await ctx.repo.saveMomentsText(user.id, id, text === '' ? null : text);
+      if (!saved) {
+        const [row] = await ctx.repo.imagesOfUser(user.id, [id]);
+        if (!row) throw new AppError(404, 'not_found');
+        throw new AppError(409, 'image_not_finished');
+      }
+      return ok(request, await ctx.views.imageDetail(saved, locale(request)), 'moments_saved');
     },
   );
 

@@ -70,6 +70,7 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       const completedAt = repo.now();
       const moved = await repo.move(item.id, 'completed', {
         result_text: result.text ?? null,
+        result_changes_json: result.textChanges ? JSON.stringify(result.textChanges) : null,
         result_file_ids: JSON.stringify(saved.map((s) => s.fileId)),
         confidence: Math.max(0, Math.min(1, result.confidence)),
         model: result.model,

@@ -165,6 +165,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       await ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
       const reopened = await repo.move(row.id, 'pending', {
         result_text: null,
+        result_changes_json: null,
         result_file_ids: null,
         confidence: null,
         model: null,

@@ -23,6 +23,8 @@ export interface WorkshopItemsTable {
   result_file_ids: string | null;
   confidence: number | null;
   model: string | null;
+  /** JSON list of what the built-in text polish changed (migration 0006). */
+  result_changes_json: string | null;
   provider: string | null;
   started_at: string | null;
   completed_at: string | null;

@@ -2,6 +2,7 @@
 // processing time, failure in the reader's language, signed links for every file.
 import type { Locale } from '../../http/messages.js';
 import { failureView } from '../generation/failure.js';
+import { parseObject } from '../generation/stored-json.js';
 import type { GenerationContext } from '../generation/generation-context.js';
 import { parseConfig, parseFileIds } from './workshop-config.js';
 import type { WorkshopItemRow } from './workshop-table.js';
@@ -33,6 +34,8 @@ export function createWorkshopViews(ctx: GenerationContext) {
                 })),
                 confidence: r.confidence === null ? null : Number(r.confidence),
                 model: r.model,
+                // What the built-in text polish changed (spelling, capitals, spacing, punctuation), or null.
+                text_changes: parseObject(r.result_changes_json) ?? null,
                 processing_ms: r.processing_ms === null ? null : Number(r.processing_ms),
               }
             : null,

@@ -136,7 +136,6 @@ export interface Catalogue {
     reveal(p: { cams: string; subject: string; hand: string }): string;
     scene(scene: string): string;
     mood(mood: string): string;
-    brief(prompt: string): string;
     defaultScenes: [string, string, string];
   };
 }
@@ -313,7 +312,6 @@ const en: Catalogue = {
       `${cams} A full look comes into view, ${subject} flowing with each step${hand ? `, ${hand}` : ''}.`,
     scene: (s) => `Scene: ${s}.`,
     mood: (m) => `Mood: ${m}.`,
-    brief: (p) => p,
     defaultScenes: ['a bright studio with soft daylight', 'a city street at golden hour', 'a seaside terrace in morning light'],
   },
 };
@@ -483,7 +481,6 @@ const zh: Catalogue = {
     reveal: ({ cams, subject, hand }) => `${cams} 完整造型逐渐呈现，${subject}随步伐自然飘动${hand ? `，${hand}` : ''}。`,
     scene: (s) => `场景：${s}。`,
     mood: (m) => `氛围：${m}。`,
-    brief: (p) => p,
     defaultScenes: ['柔和自然光的明亮影棚', '黄昏时分的城市街道', '晨光中的海边露台'],
   },
 };
@@ -656,7 +653,6 @@ const vi: Catalogue = {
       `${cams} Toàn bộ trang phục dần hiện ra, ${subject} bay nhẹ theo từng bước chân${hand ? `, ${hand}` : ''}.`,
     scene: (s) => `Bối cảnh: ${s}.`,
     mood: (m) => `Không khí: ${m}.`,
-    brief: (p) => p,
     defaultScenes: ['studio sáng với ánh sáng ban ngày dịu nhẹ', 'phố thị lúc hoàng hôn', 'sân hiên bên biển trong nắng sớm'],
   },
 };
@@ -835,7 +831,6 @@ const th: Catalogue = {
       `${cams} เผยลุคเต็มตัว ${subject}พลิ้วไหวตามจังหวะก้าวเดิน${hand ? ` ${hand}` : ''}`,
     scene: (s) => `ฉาก: ${s}`,
     mood: (m) => `อารมณ์: ${m}`,
-    brief: (p) => p,
     defaultScenes: ['สตูดิโอสว่างด้วยแสงธรรมชาติอ่อน ๆ', 'ถนนในเมืองยามพระอาทิตย์ตก', 'ระเบียงริมทะเลในแสงยามเช้า'],
   },
 };
@@ -1014,7 +1009,6 @@ const id: Catalogue = {
       `${cams} Tampilan utuh mulai terlihat, ${subject} mengalir di setiap langkah${hand ? `, ${hand}` : ''}.`,
     scene: (s) => `Latar: ${s}.`,
     mood: (m) => `Suasana: ${m}.`,
-    brief: (p) => p,
     defaultScenes: ['studio terang dengan cahaya siang yang lembut', 'jalan kota saat senja', 'teras tepi laut di bawah cahaya pagi'],
   },
 };

@@ -1,11 +1,12 @@
 // Candidate images of the built-in engine: compositions of the designer's model and pattern images
-// (see compositions.ts), each labelled in the request's language and handed over as it is ready.
+// (see compositions.ts), each labelled in every language (the reader's is shown) and handed over as
+// it is ready.
 // With one image to regenerate, variations of it instead (regeneration.ts).
-import type { GeneratedImage, ImageGenerationInput, ImageGenerator, InputImage, Language } from '../capabilities.js';
+import type { GeneratedImage, ImageGenerationInput, ImageGenerator, InputImage } from '../capabilities.js';
 import { ProviderError } from '../capabilities.js';
 import { imageCanvasSize, type Size } from './canvas-size.js';
 import { throwIfCancelled } from './cancellation.js';
-import { catalogue } from './catalogue.js';
+import { CATALOGUES, catalogue } from './catalogue.js';
 import { labStats, type LabStats } from './color-transfer.js';
 import { hexToRgb, rgbToLab, type Rgb } from './color-space.js';
 import {
@@ -31,6 +32,7 @@ import { regenerationPlan, type PlannedImage } from './regeneration.js';
 /** The workflow's six; a larger ask is served but bounded. */
 const MAX_COUNT = 12;
 const MAX_SOURCES_PER_ROLE = 6;
+const LANGUAGES = Object.keys(CATALOGUES) as (keyof typeof CATALOGUES)[];
 
 interface Sources {
   patterns: { data: Buffer; facts: ImageFacts }[];
@@ -52,8 +54,7 @@ function paletteFromAnalysis(input: ImageGenerationInput): ColorShare[] {
   });
 }
 
-function compositionPlan(sources: Sources, size: Size, language: Language, count: number): PlannedImage[] {
-  const c = catalogue(language).labels;
+function compositionPlan(sources: Sources, size: Size, count: number): PlannedImage[] {
   const { patterns, models, palette, patternStats } = sources;
   const pattern = (i: number) => patterns[i % patterns.length] as { data: Buffer; facts: ImageFacts };
   const model = (i: number) => models[i % models.length] as Buffer;
@@ -68,7 +69,7 @@ function compositionPlan(sources: Sources, size: Size, language: Language, count
     return result;
   };
   const colourway = (i: number, hue: number): PlannedImage => ({
-    label: c.colourway(hue),
+    label: (c) => c.colourway(hue),
     render: once(`colourway-${i}-${hue}`, () => swatchTiled(pattern(i).data, pattern(i).facts, size, hue)),
   });
 
@@ -79,53 +80,53 @@ function compositionPlan(sources: Sources, size: Size, language: Language, count
     const tiledSwatch = once('tiled', () => swatchTiled(pattern(2).data, pattern(2).facts, size));
     const colourway120 = colourway(0, 120);
     plan.push(
-      { label: c.modelToned, render: toned },
-      { label: c.modelPanel, render: () => modelWithPanel(model(1), pattern(1).data, pattern(1).facts, palette, size) },
-      { label: c.swatchTiled, render: tiledSwatch },
-      { label: c.swatchCloseUp, render: () => swatchCloseUp(pattern(3).data, size) },
+      { label: (c) => c.modelToned, render: toned },
+      { label: (c) => c.modelPanel, render: () => modelWithPanel(model(1), pattern(1).data, pattern(1).facts, palette, size) },
+      { label: (c) => c.swatchTiled, render: tiledSwatch },
+      { label: (c) => c.swatchCloseUp, render: () => swatchCloseUp(pattern(3).data, size) },
       colourway120,
       {
-        label: c.lookbook,
+        label: (c) => c.lookbook,
         render: async () =>
           grid([await modelAdjusted(model(0), size, {}), await tiledSwatch(), await toned(), await colourway120.render()], size),
       },
     );
     extras.push(
-      { label: c.halfDrop, render: () => halfDrop(pattern(0).data, pattern(0).facts, size) },
-      { label: c.mirror, render: () => mirrorRepeat(pattern(1).data, pattern(1).facts, size) },
-      { label: c.paletteCard, render: () => paletteCard(pattern(0).data, palette, size) },
-      { label: c.modelWarm, render: () => modelAdjusted(model(1), size, { warmth: 0.5 }) },
-      { label: c.modelCool, render: () => modelAdjusted(model(1), size, { warmth: -0.5 }) },
+      { label: (c) => c.halfDrop, render: () => halfDrop(pattern(0).data, pattern(0).facts, size) },
+      { label: (c) => c.mirror, render: () => mirrorRepeat(pattern(1).data, pattern(1).facts, size) },
+      { label: (c) => c.paletteCard, render: () => paletteCard(pattern(0).data, palette, size) },
+      { label: (c) => c.modelWarm, render: () => modelAdjusted(model(1), size, { warmth: 0.5 }) },
+      { label: (c) => c.modelCool, render: () => modelAdjusted(model(1), size, { warmth: -0.5 }) },
     );
   } else if (patterns.length) {
     plan.push(
-      { label: c.swatchTiled, render: () => swatchTiled(pattern(0).data, pattern(0).facts, size) },
-      { label: c.swatchCloseUp, render: () => swatchCloseUp(pattern(1).data, size) },
-      { label: c.halfDrop, render: () => halfDrop(pattern(2).data, pattern(2).facts, size) },
-      { label: c.paletteCard, render: () => paletteCard(pattern(0).data, palette, size) },
+      { label: (c) => c.swatchTiled, render: () => swatchTiled(pattern(0).data, pattern(0).facts, size) },
+      { label: (c) => c.swatchCloseUp, render: () => swatchCloseUp(pattern(1).data, size) },
+      { label: (c) => c.halfDrop, render: () => halfDrop(pattern(2).data, pattern(2).facts, size) },
+      { label: (c) => c.paletteCard, render: () => paletteCard(pattern(0).data, palette, size) },
       colourway(0, 120),
       colourway(0, 240),
     );
-    extras.push({ label: c.mirror, render: () => mirrorRepeat(pattern(0).data, pattern(0).facts, size) });
+    extras.push({ label: (c) => c.mirror, render: () => mirrorRepeat(pattern(0).data, pattern(0).facts, size) });
   } else {
     const reframed = once('reframed', () => modelAdjusted(model(0), size, {}));
     const warm = once('warm', () => modelAdjusted(model(1), size, { warmth: 0.5 }));
     const cool = once('cool', () => modelAdjusted(model(2), size, { warmth: -0.5 }));
     const muted = once('muted', () => modelAdjusted(model(4), size, { saturation: 0.55, contrast: 0.92 }));
     plan.push(
-      { label: c.modelReframed, render: reframed },
-      { label: c.modelWarm, render: warm },
-      { label: c.modelCool, render: cool },
-      { label: c.modelHighKey, render: () => modelAdjusted(model(3), size, { lightness: 0.35, contrast: 0.9 }) },
-      { label: c.modelMuted, render: muted },
+      { label: (c) => c.modelReframed, render: reframed },
+      { label: (c) => c.modelWarm, render: warm },
+      { label: (c) => c.modelCool, render: cool },
+      { label: (c) => c.modelHighKey, render: () => modelAdjusted(model(3), size, { lightness: 0.35, contrast: 0.9 }) },
+      { label: (c) => c.modelMuted, render: muted },
       models.length >= 2
         ? {
-            label: c.modelGrid,
+            label: (c) => c.modelGrid,
             render: async () => grid(await Promise.all(models.slice(0, 4).map((m) => decodeRasterCover(m, size.width, size.height))), size),
           }
-        : { label: c.lookbook, render: async () => grid([await reframed(), await warm(), await cool(), await muted()], size) },
+        : { label: (c) => c.lookbook, render: async () => grid([await reframed(), await warm(), await cool(), await muted()], size) },
     );
-    extras.push({ label: c.modelDetail, render: async () => closerCrop(await reframed(), 1.4, 0.35) });
+    extras.push({ label: (c) => c.modelDetail, render: async () => closerCrop(await reframed(), 1.4, 0.35) });
   }
   plan.push(...extras);
   // Past the list: colourways of the patterns (or hue-shifted model photos), no two alike.
@@ -134,7 +135,7 @@ function compositionPlan(sources: Sources, size: Size, language: Language, count
     plan.push(
       patterns.length
         ? colourway(i, hue)
-        : { label: c.colourway(hue), render: async () => rotateHue(await modelAdjusted(model(i), size, {}), hue) },
+        : { label: (c) => c.colourway(hue), render: async () => rotateHue(await modelAdjusted(model(i), size, {}), hue) },
     );
   }
   return plan.slice(0, count);
@@ -173,9 +174,9 @@ export function createLocalImageGenerator(): ImageGenerator {
       if (regenerating) {
         let decoded: Promise<Raster> | undefined;
         const source = () => (decoded ??= decodeRasterCover(regenerating.data, size.width, size.height));
-        plan = regenerationPlan(source, input.prompt, count, input.language);
+        plan = regenerationPlan(source, input.prompt, count);
       } else {
-        plan = compositionPlan(await gatherSources(input), size, input.language, count);
+        plan = compositionPlan(await gatherSources(input), size, count);
       }
       const images: GeneratedImage[] = [];
       for (const [index, item] of plan.entries()) {
@@ -186,7 +187,8 @@ export function createLocalImageGenerator(): ImageGenerator {
           mimeType: 'image/jpeg',
           width: raster.width,
           height: raster.height,
-          label: item.label,
+          label: item.label(catalogue(input.language).labels, input.language),
+          labels: Object.fromEntries(LANGUAGES.map((l) => [l, item.label(catalogue(l).labels, l)])),
         };
         images.push(image);
         onImage(image, index);

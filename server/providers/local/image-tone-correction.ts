@@ -6,7 +6,13 @@ import sharp from 'sharp';
 import type { EnhanceStyle } from '../capabilities.js';
 import { throwIfCancelled } from './cancellation.js';
 
-export type Upscale = (image: Buffer, signal: AbortSignal) => Promise<Buffer>;
+/** An enlarged image and how it was made ("Real-CUGAN up2x-conservative ×2 (…)", "lanczos ×2"). */
+export interface EnlargeResult {
+  data: Buffer;
+  model: string;
+}
+
+export type Upscale = (image: Buffer, signal: AbortSignal) => Promise<EnlargeResult>;
 
 export interface ToneCorrection {
   /** Percent of the darkest and brightest pixels clipped by auto levels. */
@@ -44,18 +50,35 @@ export function toneCorrectionFor(style: EnhanceStyle, creativity: number, preci
 /** Largest output side; an enlarged photo past this would only be slow to handle. */
 const MAX_OUTPUT_SIDE = 8192;
 
-export async function enlarge(image: Buffer, upscale: Upscale | undefined, signal: AbortSignal): Promise<Buffer> {
+/**
+ * Enlarges with the server's upscaler when it has one; without it, or when it fails for another
+ * reason than a cancel (no model files yet), with lanczos ×2, and says which.
+ */
+export async function enlarge(
+  image: Buffer,
+  upscale: Upscale | undefined,
+  signal: AbortSignal,
+  onFallback?: (error: unknown) => void,
+): Promise<EnlargeResult> {
   throwIfCancelled(signal);
-  if (upscale) return upscale(image, signal);
+  if (upscale) {
+    try {
+      return await upscale(image, signal);
+    } catch (error) {
+      throwIfCancelled(signal);
+      onFallback?.(error);
+    }
+  }
   const meta = await sharp(image, { pages: 1 }).metadata();
   const width = meta.autoOrient.width;
   const height = meta.pageHeight ?? meta.autoOrient.height;
   const factor = Math.min(2, MAX_OUTPUT_SIDE / Math.max(width, height));
-  return sharp(image, { pages: 1 })
+  const data = await sharp(image, { pages: 1 })
     .autoOrient()
     .resize(Math.round(width * factor), Math.round(height * factor), { kernel: 'lanczos3', fit: 'fill' })
     .png({ compressionLevel: 3 })
     .toBuffer();
+  return { data, model: `lanczos ×${Number(factor.toFixed(2))}` };
 }
 
 export type OutputFormat = 'png' | 'jpeg' | 'webp';

@@ -18,6 +18,8 @@ export interface LocalProviderOptions {
   ffmpegPath?: string;
   /** 2x image enlargement for the workshop (the Real-CUGAN engine); default lanczos x2. */
   upscale?: Upscale;
+  /** Told when that enlargement failed and lanczos stood in. */
+  onUpscaleFallback?: (error: unknown) => void;
   /** Pause between streamed analysis pieces in ms (default 60; 0 in tests). */
   textPauseMs?: number;
   /** Video rendering knobs (tests: a low short-side cap and frame rate, a fast poll). */
@@ -44,6 +46,6 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
     imageGenerator: createLocalImageGenerator(),
     promptWriter: createLocalPromptWriter(),
     videoGenerator: createLocalVideoGenerator({ ...options.video, ffmpegPath: options.ffmpegPath }),
-    enhancer: createLocalEnhancer({ upscale: options.upscale }),
+    enhancer: createLocalEnhancer({ upscale: options.upscale, onUpscaleFallback: options.onUpscaleFallback }),
   };
 }

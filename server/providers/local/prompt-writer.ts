@@ -1,7 +1,9 @@
 // Video prompts of the built-in engine: for one chosen image, `count` distinct drafts from its
 // measured facts and the fabric form: a close detail shot, a move that follows the pattern's own
 // direction, and a reveal of the whole look, each with MiniMax camera commands in brackets
-// ("[Push in]", "[Truck right, Push in]"), a scene and a mood, in the request's language.
+// ("[Push in]", "[Truck right, Push in]"), a scene and a mood, in the request's language. A video
+// prompt describes the shot only: the designer's prompt of the run is the instruction written for
+// the image step ("Analyse the model and pattern images …") and is never copied into it.
 import {
   CAMERA_MOVES,
   type CameraMove,
@@ -13,7 +15,7 @@ import {
 import { throwIfCancelled } from './cancellation.js';
 import { catalogue } from './catalogue.js';
 import type { ColorShare } from './dominant-colors.js';
-import { asSentence, colorList, moodOf, patternWords, trimmed } from './fact-words.js';
+import { colorList, moodOf, patternWords, trimmed } from './fact-words.js';
 import { measureImage, type ImageFacts } from './image-facts.js';
 import { LOCAL_PREVIEW_MODEL } from './model-name.js';
 import { hexToRgb, rgbToLab, type Rgb } from './color-space.js';
@@ -98,7 +100,6 @@ export function writePrompts(facts: ImageFacts, input: Omit<PromptWriterInput, '
   const pattern = c.patternShort(words);
   const mood = c.moodWords[moodOf(facts.tone)];
   const designerScene = trimmed(input.fabric.scene);
-  const brief = asSentence(input.userPrompt, language);
   const count = Math.max(0, Math.min(12, Math.floor(input.count)));
   return shotsFor(facts)
     .slice(0, count)
@@ -111,8 +112,8 @@ export function writePrompts(facts: ImageFacts, input: Omit<PromptWriterInput, '
           : shot === 'follow'
             ? c.video.follow({ cams, subject, pattern, drape: trimmed(input.fabric.drape) })
             : c.video.reveal({ cams, subject, hand: trimmed(input.fabric.touch) });
-      const text = [action, c.video.scene(scene), c.video.mood(mood), brief && c.video.brief(brief)].filter(Boolean).join(sep);
-      // Cut by code points, not UTF-16 units, so a long brief never ends in half a character.
+      const text = [action, c.video.scene(scene), c.video.mood(mood)].filter(Boolean).join(sep);
+      // Cut by code points, not UTF-16 units, so a long designer's scene never ends in half a character.
       const prompt = Array.from(text).slice(0, MAX_PROMPT_LENGTH).join('');
       return { prompt, camera, scene, mood };
     });

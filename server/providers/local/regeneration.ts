@@ -1,14 +1,15 @@
 // Regenerating one image locally: variations of it (crop, tone, colourway) steered by the prompt's
 // tone and colour words where those can be honoured, each labelled with what was done.
 import type { Language } from '../capabilities.js';
-import { catalogue, type AdjustmentWord } from './catalogue.js';
+import { catalogue, type AdjustmentWord, type Catalogue } from './catalogue.js';
 import { closerCrop, rotateHue } from './compositions.js';
 import { keywordAdjustment, readPromptKeywords } from './prompt-keywords.js';
 import type { Raster } from './raster.js';
 import { adjustTone, combineAdjustments, isIdentity, scaleAdjustment, type ToneAdjustment } from './tone-adjust.js';
 
 export interface PlannedImage {
-  label: string;
+  /** What the image is, worded in a language (every language is stored; the reader's is shown). */
+  label: (labels: Catalogue['labels'], language: Language) => string;
   render: () => Promise<Raster>;
 }
 
@@ -46,10 +47,9 @@ const UNSTEERED: Variation[] = [
   { strength: 0, hue: -30 },
 ];
 
-export function regenerationPlan(source: () => Promise<Raster>, prompt: string, count: number, language: Language): PlannedImage[] {
-  const c = catalogue(language);
+export function regenerationPlan(source: () => Promise<Raster>, prompt: string, count: number): PlannedImage[] {
   const keywords = readPromptKeywords(prompt);
-  const { adjustment, words } = keywordAdjustment(keywords);
+  const { adjustment, words: steering } = keywordAdjustment(keywords);
   const steered = !isIdentity(adjustment);
   const variations = steered ? STEERED : UNSTEERED;
   const plan: PlannedImage[] = [];
@@ -59,16 +59,19 @@ export function regenerationPlan(source: () => Promise<Raster>, prompt: string, 
     const round = Math.floor(i / variations.length);
     const v: Variation = round === 0 ? base : { ...base, hue: (base.hue ?? 0) + 45 * round };
     const tone = combineAdjustments(scaleAdjustment(adjustment, v.strength), v.extra ?? {});
-    const named: string[] = [];
-    if (v.strength > 0) {
-      named.push(...words.map((w) => c.labels.adjustments[w]));
-      if (keywords.color) named.push(c.labels.tintedToward(keywords.color.names[language]));
-    }
-    named.push(...(v.extraWords ?? []).map((w) => c.labels.adjustments[w]));
-    if (v.crop) named.push(c.labels.adjustments[v.crop.word]);
-    if (v.hue) named.push(c.labels.hueShift(v.hue > 0 ? `+${v.hue}` : `−${-v.hue}`));
+    const named = (labels: Catalogue['labels'], language: Language): string[] => {
+      const words: string[] = [];
+      if (v.strength > 0) {
+        words.push(...steering.map((w) => labels.adjustments[w]));
+        if (keywords.color) words.push(labels.tintedToward(keywords.color.names[language]));
+      }
+      words.push(...(v.extraWords ?? []).map((w) => labels.adjustments[w]));
+      if (v.crop) words.push(labels.adjustments[v.crop.word]);
+      if (v.hue) words.push(labels.hueShift(v.hue > 0 ? `+${v.hue}` : `−${-v.hue}`));
+      return words;
+    };
     plan.push({
-      label: c.labels.variation(i + 1, named.join(c.styleSeparator)),
+      label: (labels, language) => labels.variation(i + 1, named(labels, language).join(catalogue(language).styleSeparator)),
       render: async () => {
         let image = await source();
         if (v.crop) image = await closerCrop(image, v.crop.zoom, v.crop.focusY);

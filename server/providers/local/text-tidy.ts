@@ -2,15 +2,33 @@
 // letters and digits, punctuation width to suit the surrounding script (full-width in Chinese
 // lines, half-width in Latin ones), a space between Chinese and Latin letters or digits (the
 // usual zh-CN typesetting), and fabric terms ("180gsm" -> "180 g/m²", "poly" -> "polyester",
-// "65 %cotton" -> "65% cotton"). Each fix is counted, so the caller can say how little was done.
+// "65 %cotton" -> "65% cotton"), and a capital letter to start a sentence in Latin text. Each fix
+// is counted and kept as what it replaced, so the caller can show exactly what changed.
 
-export type TidyRule = 'whitespace' | 'full-width-alphanumerics' | 'punctuation-width' | 'cjk-latin-spacing' | 'fabric-terms' | 'percent-spacing';
+export type TidyRule =
+  | 'whitespace'
+  | 'full-width-alphanumerics'
+  | 'punctuation-width'
+  | 'cjk-latin-spacing'
+  | 'fabric-terms'
+  | 'percent-spacing'
+  | 'capitalisation'
+  | 'final-stop';
+
+/** One change: the text it replaced and what replaced it. */
+export interface TidyChange {
+  rule: TidyRule;
+  from: string;
+  to: string;
+}
 
 export interface TidyResult {
   text: string;
   fixes: Partial<Record<TidyRule, number>>;
   /** Total number of fixes. */
   count: number;
+  /** Each fix, in the order the rules made them. */
+  changes: TidyChange[];
 }
 
 const HAN = '\\p{Script=Han}';
@@ -24,12 +42,14 @@ const TO_HALF: Record<string, string> = { '，': ',', '；': ';', '：': ':', '�
 
 class Tally {
   readonly fixes: Partial<Record<TidyRule, number>> = {};
+  readonly changes: TidyChange[] = [];
   count = 0;
 
-  add(rule: TidyRule, n = 1): void {
+  add(rule: TidyRule, n = 1, change?: { from: string; to: string }): void {
     if (n <= 0) return;
     this.fixes[rule] = (this.fixes[rule] ?? 0) + n;
     this.count += n;
+    if (change) this.changes.push({ rule, ...change });
   }
 
   /**
@@ -41,7 +61,7 @@ class Tally {
       // rest = [...groups, offset, whole string]
       const groups = rest.slice(0, -2).map((g) => (typeof g === 'string' ? g : ''));
       const out = replacer(match, ...groups);
-      if (out !== match) this.add(rule);
+      if (out !== match) this.add(rule, 1, { from: match, to: out });
       return out;
     });
   }
@@ -50,13 +70,17 @@ class Tally {
 function tidyWhitespace(text: string, t: Tally): string {
   // Line endings are one fix however many lines there are.
   let out = text.replace(/\r\n?/g, '\n');
-  if (out !== text) t.add('whitespace');
+  if (out !== text) t.add('whitespace', 1, { from: '\r\n', to: '\n' });
   out = t.replace(out, /[ \t\u00a0\u3000]+$/gm, 'whitespace', () => '');
   // Runs inside a line become one space; indentation at the start of a line is left alone.
   out = t.replace(out, /(?<=\S)[ \t\u00a0]{2,}(?=\S)/g, 'whitespace', () => ' ');
   out = t.replace(out, /\n{3,}/g, 'whitespace', () => '\n\n');
   const trimmed = out.trim();
-  if (trimmed !== out) t.add('whitespace');
+  if (trimmed !== out) {
+    const start = out.slice(0, out.length - out.trimStart().length);
+    const end = out.slice(out.trimEnd().length);
+    t.add('whitespace', 1, { from: `${start}…${end}`, to: '…' });
+  }
   return trimmed;
 }
 
@@ -113,6 +137,39 @@ function spaceAfterLatinComma(line: string, t: Tally): string {
   return t.replace(line, /(?<=[A-Za-z%])([,;])(?=[A-Za-z0-9])/g, 'punctuation-width', (_m, p) => `${p} `);
 }
 
+/** Words after which a full stop does not end a sentence. */
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'approx', 'vs', 'no', 'nr', 'ca', 'cf', 'incl', 'excl', 'min', 'max', 'dr', 'mr', 'mrs', 'ms', 'st']);
+
+/**
+ * In a line without Chinese: a sentence starts with a capital letter (the word after ". ", "! "
+ * or "? "; the text's own first word is left as written). Not after an abbreviation or a single letter ("e.g. ",
+ * "approx. 5", "A. Smith"), and not a word with a digit or a capital inside it ("iPhone", "x2").
+ */
+function capitaliseSentences(line: string, t: Tally): string {
+  const capital = (word: string) => word.charAt(0).toLocaleUpperCase() + word.slice(1);
+  const plain = (word: string) => /^\p{Ll}[\p{Ll}'’-]*$/u.test(word);
+  return line.replace(/([\p{L}\p{N}.]*)([.!?])([ \t]+)(\p{Ll}[\p{L}\p{N}'’-]*)/gu, (match: string, before: string, stop: string, gap: string, word: string) => {
+    const previous = before.toLowerCase().replace(/\.$/, '');
+    if (stop === '.' && (ABBREVIATIONS.has(previous) || /^\p{L}$/u.test(previous) || /\d$/.test(previous) || previous.includes('.'))) return match;
+    if (!plain(word)) return match;
+    const to = capital(word);
+    t.add('capitalisation', 1, { from: `${stop}${gap}${word}`, to: `${stop}${gap}${to}` });
+    return `${before}${stop}${gap}${to}`;
+  });
+}
+
+/**
+ * Latin prose made of sentences ("… dresses. Very nice hand feel") ends with a full stop too. A
+ * single phrase ("cotton, soft") or a list is left as it is.
+ */
+function finalStop(text: string, t: Tally): string {
+  const lastLine = text.slice(text.lastIndexOf('\n') + 1);
+  if (HAN_RE.test(lastLine) || !/\p{L}$/u.test(lastLine) || !/\p{L}[.!?][ \t]+\p{Lu}/u.test(lastLine)) return text;
+  const lastWord = /(\S+)$/u.exec(lastLine)?.[1] ?? '';
+  t.add('final-stop', 1, { from: lastWord, to: `${lastWord}.` });
+  return `${text}.`;
+}
+
 function cjkLatinSpacing(line: string, t: Tally): string {
   let out = t.replace(line, new RegExp(`(${HAN})([${LATIN_OR_DIGIT}])`, 'gu'), 'cjk-latin-spacing', (_m, a, b) => `${a} ${b}`);
   out = t.replace(out, new RegExp(`([${LATIN_OR_DIGIT}%²])(${HAN})`, 'gu'), 'cjk-latin-spacing', (_m, a, b) => `${a} ${b}`);
@@ -126,11 +183,14 @@ export function tidyText(text: string): TidyResult {
   out = fabricTerms(out, t);
   out = out
     .split('\n')
-    .map((line) => (HAN_RE.test(line) ? cjkLatinSpacing(punctuationInChineseLine(line, t), t) : punctuationInLatinLine(line, t)))
+    .map((line) =>
+      HAN_RE.test(line) ? cjkLatinSpacing(punctuationInChineseLine(line, t), t) : capitaliseSentences(punctuationInLatinLine(line, t), t),
+    )
     .join('\n');
   // The fixes above may leave doubled spaces or trailing ones behind; those are not counted again.
   out = out.replace(/(?<=\S)[ \t]{2,}(?=\S)/g, ' ').replace(/[ \t]+$/gm, '').trim();
-  return { text: out, fixes: t.fixes, count: t.count };
+  out = finalStop(out, t);
+  return { text: out, fixes: t.fixes, count: t.count, changes: t.changes };
 }
 
 /** How sure the built-in engine may say it is: 0.2 for nothing done, up to 0.4 for many rule fixes. */

@@ -37,7 +37,16 @@ export interface ImageViewerProps {
   /** The copy text to fine-tune; the field is shown when this or onCopyTextChange is given. */
   copyText?: string;
   onCopyTextChange?: (text: string) => void;
+  /** Saves the copy text with the image (a Save button is shown when given). */
+  onSaveCopyText?: (text: string) => Promise<CopySaveOutcome>;
 }
+
+/** What saving the copy text came to: saved, kept on the device until online, retrying, or refused. */
+export type CopySaveOutcome =
+  | { status: 'saved' }
+  | { status: 'queued' }
+  | { status: 'retrying'; message: string }
+  | { status: 'refused'; message: string };
 
 export function ImageViewer(props: ImageViewerProps) {
   if (!props.open || typeof document === 'undefined') return null;
@@ -54,6 +63,7 @@ function ViewerDialog({
   details,
   copyText,
   onCopyTextChange,
+  onSaveCopyText,
 }: ImageViewerProps) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -65,7 +75,8 @@ function ViewerDialog({
   const [box, setBox] = useState<Size>({ width: 0, height: 0 });
   const [draft, setDraft] = useState(copyText ?? '');
   const [copyStatus, setCopyStatus] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const showCopy = copyText !== undefined || onCopyTextChange !== undefined;
+  const [saveState, setSaveState] = useState<CopySaveOutcome | { status: 'idle' | 'saving' | 'error' }>({ status: 'idle' });
+  const showCopy = copyText !== undefined || onCopyTextChange !== undefined || onSaveCopyText !== undefined;
 
   useFocusTrap(dialogRef, true);
 
@@ -142,6 +153,28 @@ function ViewerDialog({
     event.stopPropagation();
     apply(action);
   };
+
+  const saveCopyText = async () => {
+    if (!onSaveCopyText) return;
+    setSaveState({ status: 'saving' });
+    try {
+      setSaveState(await onSaveCopyText(draft));
+    } catch {
+      setSaveState({ status: 'error' });
+    }
+  };
+  const saveMessage =
+    saveState.status === 'saved'
+      ? t('imageProcessing.viewer.copySaved')
+      : saveState.status === 'queued'
+        ? t('imageProcessing.viewer.copyQueued')
+        : saveState.status === 'retrying'
+          ? t('imageProcessing.viewer.copyRetrying', { message: saveState.message })
+          : saveState.status === 'refused'
+            ? t('imageProcessing.viewer.copyRefused', { message: saveState.message })
+            : saveState.status === 'error'
+              ? t('imageProcessing.viewer.copyRefused', { message: '' })
+              : '';
 
   const copyToClipboard = async () => {
     try {
@@ -279,6 +312,7 @@ function ViewerDialog({
                     onChange={(event) => {
                       setDraft(event.target.value);
                       setCopyStatus('idle');
+                      setSaveState({ status: 'idle' });
                       onCopyTextChange?.(event.target.value);
                     }}
                   />
@@ -291,6 +325,17 @@ function ViewerDialog({
                     >
                       {t('imageProcessing.viewer.copyButton')}
                     </button>
+                    {onSaveCopyText ? (
+                      <button
+                        type="button"
+                        className="btn btn--primary"
+                        onClick={() => void saveCopyText()}
+                        disabled={saveState.status === 'saving' || (draft === (copyText ?? '') && saveState.status === 'idle')}
+                        data-testid="viewer-save-copy"
+                      >
+                        {t('imageProcessing.viewer.copySave')}
+                      </button>
+                    ) : null}
                     <span
                       role="status"
                       className={copyStatus === 'failed' ? 'image-viewer__copy-error' : undefined}
@@ -301,6 +346,14 @@ function ViewerDialog({
                           ? t('imageProcessing.viewer.copyFailed')
                           : ''}
                     </span>
+                  </div>
+                  <div
+                    role="status"
+                    className={saveState.status === 'refused' || saveState.status === 'error' ? 'image-viewer__copy-error' : undefined}
+                    data-testid="viewer-save-status"
+                    data-status={saveState.status}
+                  >
+                    {saveMessage}
                   </div>
                 </div>
               )}

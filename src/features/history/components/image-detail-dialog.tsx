@@ -5,6 +5,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
+import { useQueryClient } from '@tanstack/react-query';
+import { saveMomentsText } from '../../../lib/offline/moments-text';
+import { currentUserKey } from '../../../lib/offline/user-key';
+import { useSession } from '../../../lib/session/use-session';
+import { queryKeys } from '../../../lib/query/query-keys';
 import { ImageViewer } from '../../../components/image-viewer/image-viewer';
 import { Spinner } from '../../../components/spinner';
 import { useImageDetail } from '../api/history-detail-query';
@@ -41,6 +46,20 @@ export function ImageDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
       : '';
   const image = detail.data;
   const title = image?.label ?? t('history.imageNumber', { id });
+  const userKey = currentUserKey(useSession());
+  const queryClient = useQueryClient();
+
+  /** Saved with the image through the outbox; the detail shows the new text at once, offline too. */
+  async function saveMoments(text: string) {
+    if (!userKey) return { status: 'refused' as const, message: t('errors.unauthorized') };
+    const outcome = await saveMomentsText(userKey, { imageId: id, text });
+    if (outcome.status !== 'refused') {
+      queryClient.setQueryData(queryKeys.history.detail('image', id), (old: typeof image) =>
+        old ? { ...old, moments_text: text.trim() || null } : old,
+      );
+    }
+    return outcome;
+  }
 
   async function download() {
     if (!image?.url) return;
@@ -70,6 +89,8 @@ export function ImageDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
         fileName={fileNameOf(image.url, `image-${id}.png`)}
         onClose={() => setViewing(false)}
         onDownload={() => void download()}
+        copyText={image.moments_text ?? ''}
+        onSaveCopyText={saveMoments}
       />
     );
   }

@@ -1,5 +1,6 @@
-// The image prompt from prompt management (GET /prompts/, shared cache key with that page). Only
-// ADMIN may read prompt management; for others (403) the page offers its own default prompt.
+// The image prompt from prompt management (GET /prompts/, shared cache key with that page). Every
+// signed-in user may read it; without one (none saved yet, or offline with nothing cached) the
+// page offers its own default prompt.
 import { useQuery } from '@tanstack/react-query';
 import { http, isApiError } from '../../../lib/api';
 import { queryKeys } from '../../../lib/query/query-keys';

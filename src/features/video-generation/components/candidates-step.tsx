@@ -1,8 +1,12 @@
 // Steps 3 and 4: the analysis as it streams with its progress, the six candidates as they arrive,
-// selection, the image viewer (with the moments text to copy), and the regeneration area.
+// selection, the image viewer (with the moments text to copy and save with its image), and the
+// regeneration area.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageViewer } from '../../../components/image-viewer/image-viewer';
+import { saveMomentsText } from '../../../lib/offline/moments-text';
+import { currentUserKey } from '../../../lib/offline/user-key';
+import { useSession } from '../../../lib/session/use-session';
 import { isLocalPreview, type GeneratedImage } from '../model/generation-types';
 import { toggle, type VideoDraft } from '../model/draft';
 import type { DraftUpdate } from '../hooks/use-video-draft';
@@ -25,7 +29,19 @@ export function CandidatesStep(props: Props) {
   const { draft, update, analysis, regen } = props;
   const { t } = useTranslation();
   const [viewing, setViewing] = useState<GeneratedImage | null>(null);
-  const [copyText, setCopyText] = useState('');
+  const userKey = currentUserKey(useSession());
+
+  /** The moments text goes with its image through the outbox (offline too); the draft keeps it. */
+  async function saveMoments(imageId: number, text: string) {
+    if (!userKey) return { status: 'refused' as const, message: t('errors.unauthorized') };
+    const outcome = await saveMomentsText(userKey, { imageId, text });
+    if (outcome.status !== 'refused') {
+      const saved = text.trim() || null;
+      update((d) => ({ ...d, candidates: d.candidates.map((c) => (c.id === imageId ? { ...c, moments_text: saved } : c)) }));
+      setViewing((v) => (v && v.id === imageId ? { ...v, moments_text: saved } : v));
+    }
+    return outcome;
+  }
   const [regenPrompt, setRegenPrompt] = useState('');
   const analysing = draft.step === 'images';
   const preview = draft.candidates.some(isLocalPreview) || /local preview/i.test(draft.analysisModel ?? '');
@@ -73,10 +89,7 @@ export function CandidatesStep(props: Props) {
                   <button
                     type="button"
                     className="vg-candidate__image"
-                    onClick={() => {
-                      setViewing(image);
-                      setCopyText(image.moments_text ?? '');
-                    }}
+                    onClick={() => setViewing(image)}
                     aria-label={t('videoGeneration.candidates.open', { label: image.label ?? `#${image.id}` })}
                   >
                     {image.thumbnail_url || image.url ? <img src={image.thumbnail_url ?? image.url ?? ''} alt="" loading="lazy" /> : null}
@@ -164,8 +177,8 @@ export function CandidatesStep(props: Props) {
           title={viewing.label ?? undefined}
           fileName={`image-${viewing.id}.png`}
           onClose={() => setViewing(null)}
-          copyText={copyText}
-          onCopyTextChange={setCopyText}
+          copyText={viewing.moments_text ?? ''}
+          onSaveCopyText={(text) => saveMoments(viewing.id, text)}
         />
       ) : null}
     </div>

@@ -8,6 +8,7 @@ import { CompareSlider } from '../../../components/compare-slider/compare-slider
 import { ImageViewer } from '../../../components/image-viewer/image-viewer';
 import { offerToVideo } from '../../../lib/handoff/video-handoff';
 import type { WorkshopItem, WorkshopResult } from '../model/workshop-item';
+import { TextChangesView } from './text-changes';
 import { TextDiffView } from './text-diff-view';
 
 interface Props {
@@ -76,6 +77,7 @@ export function ItemResult({ item, result }: Props) {
               {result.text}
             </p>
           )}
+          {result.text_changes ? <TextChangesView changes={result.text_changes} /> : null}
           <div className="ws-actions">
             <button type="button" className="ws-button ws-button--small" onClick={() => void copy(result.text ?? '')}>
               {t('workshop.result.copy')}

@@ -20,12 +20,28 @@ export interface WorkshopFileLink {
   url: string;
 }
 
+/** One change the built-in text polish made. */
+export interface TextChange {
+  rule: string;
+  from: string;
+  to: string;
+}
+
+/** What the built-in text polish did: the spelling check (or that the language has no dictionary) and each change. */
+export interface TextChanges {
+  spelling: { checked: true; dictionary: string } | { checked: false; language: string };
+  changes: TextChange[];
+  unknown: string[];
+}
+
 export interface WorkshopResult {
   text: string | null;
   images: WorkshopFileLink[];
   confidence: number | null;
   model: string | null;
   processing_ms: number | null;
+  /** Only from the built-in engine (absent in results saved before it listed its changes). */
+  text_changes?: TextChanges | null;
 }
 
 export interface WorkshopItem {

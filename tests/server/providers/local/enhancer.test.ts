@@ -28,7 +28,7 @@ describe('local enhancer', () => {
     const enhancer = createLocalEnhancer();
     const input = await jpeg(80, 60, dull);
     const result = await enhancer.enhance(request({ images: [{ data: input, mimeType: 'image/jpeg', role: 'source' }] }));
-    expect(result.model).toBe(LOCAL_PREVIEW_MODEL);
+    expect(result.model).toBe(`${LOCAL_PREVIEW_MODEL} · lanczos ×2`);
     expect(result.confidence).toBe(IMAGE_CONFIDENCE.lanczos);
     expect(result.text).toBeUndefined();
     const [image] = result.images;
@@ -47,7 +47,8 @@ describe('local enhancer', () => {
       upscale: async (image, signal) => {
         calls.push(signal);
         const meta = await sharp(image).metadata();
-        return sharp(image).resize(meta.width * 2, meta.height * 2, { kernel: 'nearest' }).png().toBuffer();
+        const data = await sharp(image).resize(meta.width * 2, meta.height * 2, { kernel: 'nearest' }).png().toBuffer();
+        return { data, model: 'Real-CUGAN up2x-conservative ×2 (40×30 → 80×60)' };
       },
     });
     const signal = new AbortController().signal;
@@ -55,6 +56,32 @@ describe('local enhancer', () => {
     expect(calls).toEqual([signal]);
     expect(result.confidence).toBe(IMAGE_CONFIDENCE.withUpscaler);
     expect(result.images[0]).toMatchObject({ mimeType: 'image/png', width: 80, height: 60 });
+    // The item says which model and scale it used.
+    expect(result.model).toBe(`${LOCAL_PREVIEW_MODEL} · Real-CUGAN up2x-conservative ×2 (40×30 → 80×60)`);
+  });
+
+  it('says lanczos when the upscaler failed (no model files) and stands in for it, but never past a cancel', async () => {
+    const failures: unknown[] = [];
+    const enhancer = createLocalEnhancer({
+      upscale: async () => {
+        throw new Error('ENOENT: no model files');
+      },
+      onUpscaleFallback: (e) => failures.push(e),
+    });
+    const result = await enhancer.enhance(request({ images: [{ data: await png(40, 30, dull), mimeType: 'image/png', role: 'source' }] }));
+    expect(result.model).toBe(`${LOCAL_PREVIEW_MODEL} · lanczos ×2`);
+    expect(result.confidence).toBe(IMAGE_CONFIDENCE.lanczos);
+    expect(failures).toHaveLength(1);
+    const controller = new AbortController();
+    const cancelling = createLocalEnhancer({
+      upscale: async () => {
+        controller.abort();
+        throw new Error('aborted');
+      },
+    });
+    await expect(
+      cancelling.enhance(request({ images: [{ data: await png(40, 30, dull), mimeType: 'image/png', role: 'source' }], signal: controller.signal })),
+    ).rejects.toSatisfy((e: unknown) => e instanceof ProviderError && e.kind === 'cancelled');
   });
 
   it('keeps transparency', async () => {
@@ -92,7 +119,57 @@ describe('local enhancer', () => {
     );
     expect(mixed.text).toBe('180 g/m²');
     expect(mixed.images).toHaveLength(1);
-    expect(mixed.confidence).toBe(Math.min(IMAGE_CONFIDENCE.lanczos, 0.22));
+    // The text: one fix, spelling checked (0.34); the image: lanczos.
+    expect(mixed.confidence).toBe(Math.min(IMAGE_CONFIDENCE.lanczos, 0.34));
+  });
+
+  it("polishes the issue's example: spelling from the English dictionary, a capital after the full stop, every change listed", async () => {
+    const enhancer = createLocalEnhancer();
+    const result = await enhancer.enhance(
+      request({ type: 'text', text: 'Soft floral chifon, light and airy, good for sumer dresses. very nice hand feel' }),
+    );
+    expect(result.text).toBe('Soft floral chiffon, light and airy, good for summer dresses. Very nice hand feel.');
+    expect(result.textChanges).toEqual({
+      spelling: { checked: true, dictionary: 'en-US' },
+      changes: [
+        { rule: 'capitalisation', from: '. very', to: '. Very' },
+        { rule: 'final-stop', from: 'feel', to: 'feel.' },
+        { rule: 'spelling', from: 'chifon', to: 'chiffon' },
+        { rule: 'spelling', from: 'sumer', to: 'summer' },
+      ],
+      unknown: [],
+    });
+    expect(result.confidence).toBeGreaterThan(0.4);
+  });
+
+  it('keeps fabric words, leaves names and unsure words as written and lists them', async () => {
+    const enhancer = createLocalEnhancer();
+    const fabrics = 'Organza, jacquard, viscose and elastane; lyocell, tencel, boucle, georgette and charmeuse with a drapey handfeel.';
+    const kept = await enhancer.enhance(request({ type: 'text', text: fabrics }));
+    expect(kept.text).toBe(fabrics);
+    expect(kept.textChanges!.changes).toEqual([]);
+    const names = await enhancer.enhance(request({ type: 'text', text: 'Made by Xanthoria Mills in xqzvbk weave.' }));
+    expect(names.text).toBe('Made by Xanthoria Mills in xqzvbk weave.');
+    expect(names.textChanges!.unknown).toEqual(['Xanthoria', 'xqzvbk']);
+  });
+
+  it('checks Vietnamese with its own dictionary, and says plainly where a language has none', async () => {
+    const enhancer = createLocalEnhancer();
+    const vi = await enhancer.enhance(request({ type: 'text', language: 'vi-VN', text: 'Vải lụa mềm mại,rất đẹp. phù hợp váy mùa hè' }));
+    expect(vi.text).toBe('Vải lụa mềm mại, rất đẹp. Phù hợp váy mùa hè.');
+    expect(vi.textChanges!.spelling).toEqual({ checked: true, dictionary: 'vi-VN' });
+    // English text written by a Vietnamese reader is still checked in English.
+    const en = await enhancer.enhance(request({ type: 'text', language: 'vi-VN', text: 'Soft chifon' }));
+    expect([en.text, en.textChanges!.spelling]).toEqual(['Soft chiffon', { checked: true, dictionary: 'en-US' }]);
+    for (const [language, text] of [
+      ['zh-CN', '这款雪纺面料轻盈,适合夏季连衣裙.'],
+      ['th-TH', 'ผ้าชีฟองนุ่มเบา'],
+      ['id-ID', 'Kain sifon lembut. sangat nyaman'],
+    ] as const) {
+      const r = await enhancer.enhance(request({ type: 'text', language, text }));
+      expect(r.textChanges!.spelling).toEqual({ checked: false, language });
+      expect(r.confidence).toBeLessThanOrEqual(0.4);
+    }
   });
 
   it('refuses empty requests and unreadable images, and honours cancellation', async () => {

@@ -72,7 +72,7 @@ describe('built-in engine, the whole workflow', () => {
       language: 'id-ID',
       signal,
     });
-    expect(enhanced.model).toBe(LOCAL_PREVIEW_MODEL);
+    expect(enhanced.model).toBe(`${LOCAL_PREVIEW_MODEL} · lanczos ×2`);
     expect(enhanced.text).toMatch(/180 g\/m²$/);
     expect(enhanced.images[0]).toMatchObject({ width: chosen.width * 2, height: chosen.height * 2 });
     expect(enhanced.confidence).toBeLessThanOrEqual(0.4);

@@ -32,7 +32,7 @@ describe('local prompt writer', () => {
       expect(cameraMovesInPrompt(p.prompt)).toEqual(p.camera);
       expect(p.scene).toBeTruthy();
       expect(p.mood).toBeTruthy();
-      expect(p.prompt).toMatch(/Keep the model relaxed\.$/);
+      expect(p.prompt.endsWith(`Mood: ${p.mood}.`)).toBe(true);
     }
     expect(prompts[0]!.prompt).toMatch(/^\[Push in\] Close on Riviera Stripe: vertical stripes in red and white, its soft luster/);
     // Vertical stripes are followed along their length.
@@ -67,6 +67,29 @@ describe('local prompt writer', () => {
         expect(p.prompt).toMatch(expected[language]);
         expect(p.prompt).toMatch(/^\[[A-Z][a-z]+( [a-z]+)?(, [A-Z][a-z]+( [a-z]+)?)*\]/);
         expect(p.scene).toBe('屋顶花园');
+      }
+    }
+  });
+
+  it("describes the shot and never carries the image step's instruction", async () => {
+    const writer = createLocalPromptWriter();
+    // The PWA's default image prompts (the run's prompt, which the job hands over as userPrompt).
+    const instructions: Partial<Record<Language, string>> = {
+      'en-US':
+        'Analyse the model and pattern images with the fabric information, describe the fabric for marketing, and create six candidate images that show it on the model and as a pattern.',
+      'zh-CN': '结合面料信息分析模特图和花型图，撰写面料营销描述，并生成六张候选图，展示面料在模特身上的效果和花型效果。',
+    };
+    for (const [language, instruction] of Object.entries(instructions) as [Language, string][]) {
+      const { prompts } = await writer.writeVideoPrompts(await input(language, { userPrompt: instruction }));
+      expect(prompts).toHaveLength(3);
+      for (const p of prompts) {
+        expect(p.prompt).not.toContain(instruction.slice(0, 12));
+        expect(p.prompt).not.toMatch(/Analyse|candidate|候选图|分析模特图/);
+        // Camera, subject (the fabric's name), scene and mood.
+        expect(p.prompt.startsWith(cameraCommand(p.camera))).toBe(true);
+        expect(p.prompt).toContain('Riviera Stripe');
+        expect(p.prompt).toContain(p.scene);
+        expect(p.prompt).toContain(p.mood);
       }
     }
   });

@@ -37,6 +37,26 @@ describe('text tidying', () => {
     expect(tidyText('面料成分:65%poly,35%棉').text).toBe('面料成分：65% polyester, 35% 棉');
   });
 
+  it('starts a sentence with a capital after a full stop, not after an abbreviation, and lists each change', () => {
+    const r = tidyText('Soft hand. very light! easy care? yes e.g. shirts, approx. 120 g/m², size 12. next');
+    expect(r.text).toBe('Soft hand. Very light! Easy care? Yes e.g. shirts, approx. 120 g/m², size 12. next.');
+    expect(r.changes.filter((c) => c.rule === 'capitalisation')).toEqual([
+      { rule: 'capitalisation', from: '. very', to: '. Very' },
+      { rule: 'capitalisation', from: '! easy', to: '! Easy' },
+      { rule: 'capitalisation', from: '? yes', to: '? Yes' },
+    ]);
+    expect(tidyText('cotton , soft').changes).toEqual([{ rule: 'punctuation-width', from: ' ,', to: ',' }]);
+    // Chinese lines keep their own rules.
+    expect(tidyText('这是面料. 很好').changes.some((c) => c.rule === 'capitalisation')).toBe(false);
+  });
+
+  it('ends prose made of sentences with a full stop; a phrase or a list is left as it is', () => {
+    expect(tidyText('Light and airy. Very nice hand feel').text).toBe('Light and airy. Very nice hand feel.');
+    expect(tidyText('Light and airy. Very nice hand feel').changes).toEqual([{ rule: 'final-stop', from: 'feel', to: 'feel.' }]);
+    expect(tidyText('cotton, soft').text).toBe('cotton, soft');
+    expect(tidyText('Light and airy.').count).toBe(0);
+  });
+
   it('leaves clean text alone and says so with a low confidence', () => {
     const clean = 'Soft cotton poplin, 120 g/m², 100% cotton.';
     const r = tidyText(clean);
