@@ -391,7 +391,8 @@ for (const db of databaseKinds) {
       const id = await r.enqueue({ kind: 'remote-cancel', refId: 9 });
       await until(async () => (await status(id)) === 'running');
       await jobs.updateTable('jobs').set({ cancel_requested: 1 }).where('id', '=', id).execute();
-      await until(async () => (await status(id)) === 'cancelled');
+      // The row is marked cancelled first, then the handler hears of it.
+      await until(async () => (await status(id)) === 'cancelled' && ended.length > 0);
       expect(ended).toEqual([{ refId: 9, reason: 'cancelled', error: expect.anything() }]);
       await r.stop();
     });
