@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type PgBoss from 'pg-boss';
+import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import type { Database } from '../../db/schema.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import { retryDelayMs, type BackoffOptions } from '../backoff.js';
@@ -31,6 +32,8 @@ import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-sh
 import { fairPriority } from './fair-priority.js';
 
 export const LANE_QUEUE_PREFIX = 'loom-lane-';
+/** Tries to record a job's end while the database does not answer (about a minute in all). */
+const SETTLE_TRIES = 16;
 export const DEAD_QUEUE = 'loom-dead';
 
 export interface PgBossQueueOptions {
@@ -428,10 +431,19 @@ export class PgBossQueue implements JobQueue {
         clearTimeout(timeout);
       }
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
-      try {
-        await this.settle(job, queue, row, handler, ok, reason, error, publish);
-      } catch (e) {
-        this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+      // The end is recorded once the database answers again (PostgreSQL restarting): a job left
+      // active would wait for the engine's expiry, its row unfinished until then.
+      for (let tries = 1; ; tries += 1) {
+        try {
+          await this.settle(job, queue, row, handler, ok, reason, error, publish);
+          break;
+        } catch (e) {
+          if (!isDatabaseUnavailable(e) || tries >= SETTLE_TRIES || !this.running) {
+            this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+            break;
+          }
+          await delay(Math.min(5000, 200 * 2 ** tries));
+        }
       }
     })().finally(() => {
       this.active.delete(job.id);
@@ -466,7 +478,15 @@ export class PgBossQueue implements JobQueue {
       await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
       return;
     }
-    const failure = reason === 'timeout' ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`) : error;
+    const failure =
+      reason === 'timeout'
+        ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`)
+        : isDatabaseUnavailable(error)
+          ? // The run's own database work met a restart: run it again with the usual backoff.
+            new ProviderError('unavailable', `the database did not answer: ${error instanceof Error ? error.message : String(error)}`, {
+              cause: error,
+            })
+          : error;
     const text = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
     if (failure instanceof ProviderError && failure.retryable) {
       const wait = retryDelayMs(row.attempts, failure.retryAfterMs, this.o.backoff);
