@@ -245,6 +245,22 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     expect(fairPriority('batch', 0)).toBeLessThan(fairPriority('interactive', 999));
   });
 
+  it("keeps a slot of a lane of two for interactive work: another user's analysis starts while a backlog waits", async () => {
+    const api = engine('api', false);
+    await api.start();
+    for (let i = 0; i < 4; i++) {
+      hold.set(400 + i, '*');
+      await api.enqueue({ kind: 'video', refId: 400 + i, userId: 1 });
+    }
+    const worker = engine('worker', true);
+    await worker.start();
+    await until(async () => runs, (r) => r.length === 1);
+    await api.enqueue({ kind: 'analysis', refId: 500, userId: 2 });
+    await until(async () => runs, (r) => r.some((x) => x.refId === 500));
+    // Batch work took one slot of two; the videos still hold theirs.
+    expect(runs.map((r) => `${r.kind}:${r.refId}`)).toEqual(['video:400', 'analysis:500']);
+  });
+
   it("refuses a user's work beyond the waiting cap with a 429, counted per class as the in-process runner does", async () => {
     const api = engine('api', false, { maxWaitingPerUser: 2 });
     await api.start();
