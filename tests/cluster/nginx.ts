@@ -1,8 +1,8 @@
 // nginx from Debian as the suite's load balancer: round-robin over the given upstream ports on
 // 127.0.0.1, with its config, pid file, logs and temp folders in a temporary folder of its own.
 // Event streams pass unbuffered; a replica that refuses connections is skipped for the request
-// (and for a few seconds). setUpstreams() rewrites the config and reloads nginx, and returns once
-// the new list answers.
+// (and for a few seconds); each answer names its replica in X-Loom-Upstream. setUpstreams()
+// rewrites the config and reloads nginx, and returns once the new list answers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +96,9 @@ ${upstreams.map((u) => `    server 127.0.0.1:${u} max_fails=1 fail_timeout=3s;`)
       proxy_next_upstream error timeout;
       proxy_next_upstream_tries 3;
       proxy_next_upstream_timeout 10s;
+      # Which replica answered, for tests that must know before the access log line is written
+      # (an event stream is logged only when it ends).
+      add_header X-Loom-Upstream $upstream_addr always;
     }
   }
 }

@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './accessibility';
 import { pngFiles, startCountingProxy } from './image-processing-helpers';
 import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
+import { fillInfo, loginGrant, openVideoPage, toCandidates } from './video-helpers';
 
 const PORT = 8171;
 const GENERAL = { account: 'vg-general', password: 'vg-general-pass' };
@@ -13,14 +14,7 @@ let server: RunningServer;
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(90_000);
 
-async function login(account: string, password: string) {
-  const res = await fetch(`${server.url}/api/auth/login-password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account, password }),
-  });
-  return ((await res.json()) as { data: { token: string; refresh_token?: string; user: { account: string } } }).data;
-}
+const login = (account: string, password: string) => loginGrant(server.url, account, password);
 
 test.beforeAll(async () => {
   server = await startServer(PORT, process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {});
@@ -37,38 +31,7 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function open(page: Page, base = server.url): Promise<void> {
-  const grant = await login(GENERAL.account, GENERAL.password);
-  await page.goto(`${base}/config.json`);
-  await page.evaluate((g) => {
-    localStorage.setItem('token', g.token);
-    if (g.refresh_token) localStorage.setItem('refreshToken', g.refresh_token);
-    localStorage.setItem('isLoggedIn', 'true');
-    localStorage.setItem('username', g.user.account);
-    localStorage.setItem('userInfo', JSON.stringify(g.user));
-    localStorage.setItem('language', 'en-US');
-  }, grant);
-  await page.goto(`${base}/#/video-generation`);
-  await expect(page.getByTestId('video-generation-page')).toBeVisible();
-}
-
-async function fillInfo(page: Page) {
-  await page.getByTestId('field-fabric_name').fill('Silk chiffon');
-  await page.getByTestId('field-transparency').selectOption('other');
-  await page.getByTestId('field-transparency-custom').fill('see-through when wet');
-  await page.getByTestId('field-luster').selectOption('soft');
-  await page.getByTestId('input-model').setInputFiles(pngFiles(1, 64));
-  await page.getByTestId('input-pattern').setInputFiles(pngFiles(1, 64, 5));
-  await expect(page.getByTestId('thumb-model')).toHaveCount(1);
-}
-
-async function toCandidates(page: Page) {
-  await page.getByTestId('step-next').click();
-  await expect(page.getByTestId('step-next')).toHaveText(/Analyse/);
-  await expect(page.getByTestId('step-blocker')).toHaveText('Select at least one image prompt to continue.');
-  await page.getByTestId('prompt-select').check();
-  await page.getByTestId('step-next').click();
-}
+const open = (page: Page, base = server.url) => openVideoPage(page, base, GENERAL);
 
 const shot = async (page: Page, name: string) => {
   if (process.env.VIDEO_SHOTS) await page.screenshot({ path: `${process.env.VIDEO_SHOTS}/${name}.png`, fullPage: true });

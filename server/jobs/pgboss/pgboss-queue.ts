@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type PgBoss from 'pg-boss';
+import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import type { Database } from '../../db/schema.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import { retryDelayMs, type BackoffOptions } from '../backoff.js';
@@ -31,6 +32,8 @@ import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-sh
 import { fairPriority } from './fair-priority.js';
 
 export const LANE_QUEUE_PREFIX = 'loom-lane-';
+/** Tries to record a job's end while the database does not answer (about a minute in all). */
+const SETTLE_TRIES = 16;
 export const DEAD_QUEUE = 'loom-dead';
 
 export interface PgBossQueueOptions {
@@ -80,6 +83,7 @@ interface ActiveJob {
   queue: string;
   key: string;
   lane: string;
+  cls: string;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -372,12 +376,37 @@ export class PgBossQueue implements JobQueue {
     for (const { name } of r.rows as { name: string }[]) {
       if (!this.running) return;
       const lane = name.slice(LANE_QUEUE_PREFIX.length);
-      const free = this.o.concurrency(lane) - (this.lanes.get(lane) ?? 0);
+      const capacity = this.o.concurrency(lane);
+      const free = capacity - (this.lanes.get(lane) ?? 0);
       if (free <= 0) continue;
-      const jobs = await this.o.boss.fetch<JobData>(name, { batchSize: free, includeMetadata: true, priority: true });
+      // fair-share.ts's reserve: in a lane of two or more slots, batch work leaves some of them to
+      // interactive work. Interactive jobs are in a priority band above every batch job, so a
+      // fetch takes them first; the reserved slots are fetched for only while one waits.
+      const reserve = capacity >= 2 ? DEFAULT_FAIR_SHARE.interactiveReserve : 0;
+      const open = Math.max(0, Math.min(free, capacity - reserve - this.batchRunning(lane)));
+      const jobs = open > 0 ? await this.o.boss.fetch<JobData>(name, { batchSize: open, includeMetadata: true, priority: true }) : [];
+      const reserved = Math.min(free - jobs.length, await this.interactiveWaiting(name, free - jobs.length));
+      if (reserved > 0) jobs.push(...(await this.o.boss.fetch<JobData>(name, { batchSize: reserved, includeMetadata: true, priority: true })));
       for (const job of jobs) this.launch(job, name, lane);
     }
     if (this.running) await this.drainDead();
+  }
+
+  private batchRunning(lane: string): number {
+    let n = 0;
+    for (const job of this.active.values()) if (job.lane === lane && job.cls === 'batch') n += 1;
+    return n;
+  }
+
+  /** Interactive jobs due in a queue, counted up to `limit`. */
+  private async interactiveWaiting(queue: string, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const r = await this.o.sql(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${this.jobTable}
+         WHERE name = $1 AND state IN ('created', 'retry') AND start_after <= now() AND data->>'cls' = 'interactive' LIMIT $2) due`,
+      [queue, limit],
+    );
+    return Number(r.rows[0]?.n ?? 0);
   }
 
   /** Cancelled elsewhere, or expired and taken over: stop running it here. */
@@ -428,17 +457,26 @@ export class PgBossQueue implements JobQueue {
         clearTimeout(timeout);
       }
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
-      try {
-        await this.settle(job, queue, row, handler, ok, reason, error, publish);
-      } catch (e) {
-        this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+      // The end is recorded once the database answers again (PostgreSQL restarting): a job left
+      // active would wait for the engine's expiry, its row unfinished until then.
+      for (let tries = 1; ; tries += 1) {
+        try {
+          await this.settle(job, queue, row, handler, ok, reason, error, publish);
+          break;
+        } catch (e) {
+          if (!isDatabaseUnavailable(e) || tries >= SETTLE_TRIES || !this.running) {
+            this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+            break;
+          }
+          await delay(Math.min(5000, 200 * 2 ** tries));
+        }
       }
     })().finally(() => {
       this.active.delete(job.id);
       this.lanes.set(lane, (this.lanes.get(lane) ?? 1) - 1);
       this.wake();
     });
-    this.active.set(job.id, { id: job.id, queue, key: keyOf(job.data.kind, job.data.refId), lane, controller, done });
+    this.active.set(job.id, { id: job.id, queue, key: keyOf(job.data.kind, job.data.refId), lane, cls: job.data.cls, controller, done });
   }
 
   private async settle(
@@ -466,7 +504,15 @@ export class PgBossQueue implements JobQueue {
       await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
       return;
     }
-    const failure = reason === 'timeout' ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`) : error;
+    const failure =
+      reason === 'timeout'
+        ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`)
+        : isDatabaseUnavailable(error)
+          ? // The run's own database work met a restart: run it again with the usual backoff.
+            new ProviderError('unavailable', `the database did not answer: ${error instanceof Error ? error.message : String(error)}`, {
+              cause: error,
+            })
+          : error;
     const text = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
     if (failure instanceof ProviderError && failure.retryable) {
       const wait = retryDelayMs(row.attempts, failure.retryAfterMs, this.o.backoff);

@@ -15,7 +15,7 @@ import { admitForm } from '../../http/multipart-form.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { checkUploadedImage } from '../../storage/upload-check.js';
 import { ASPECTS, FABRIC_FIELD_LIMITS, MAX_PROMPT_LENGTH, analyzeFormBytes, readAnalyzeForm, type AnalyzeForm } from './analyze-form.js';
-import { openEventStream, type EventStream } from './event-stream.js';
+import { openEventStream, STATE_CHECK_MS, type EventStream } from './event-stream.js';
 import { failureMessage } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { requireSlot } from './generation-providers.js';
@@ -232,6 +232,20 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
       });
   });
 
+  // An end (or a stage) whose event never reached this replica (team mode: a notification missed
+  // while its listener reconnected) is found in the rows.
+  stream.every(STATE_CHECK_MS, () => {
+    queue = queue
+      .then(async () => {
+        if (stream.closed) return;
+        const current = await ctx.repo.request(row.id);
+        if (!current || current.status === 'pending') return;
+        await replay();
+        if (current.status === 'completed') await finish();
+        else if (current.status === 'failed') fail(current);
+      })
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'analyse stream could not read its request again'));
+  });
   try {
     sendProgress(2, 'progress_connecting', { request_id: row.client_request_id, id: row.id });
     // Read again now that events are watched: nothing that ends from here on can be missed.

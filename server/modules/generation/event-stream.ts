@@ -5,6 +5,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { startEventStreamReply } from '../../http/event-stream-reply.js';
 
 const HEARTBEAT_MS = 15_000;
+/**
+ * How often a stream reads its rows again. In team mode a job's events reach this replica over
+ * LISTEN/NOTIFY, and what was notified while the replica's listener reconnected (PostgreSQL
+ * restarted) is never heard: the rows are the truth, so a stream never waits on an end it missed.
+ */
+export const STATE_CHECK_MS = 3_000;
 
 export interface EventStream {
   send(event: Record<string, unknown>): void;
@@ -13,6 +19,8 @@ export interface EventStream {
   readonly closed: boolean;
   /** Resolves when the stream ends either way. */
   readonly finished: Promise<void>;
+  /** Calls `check` every `ms` until the stream ends. */
+  every(ms: number, check: () => void): void;
 }
 
 export function openEventStream(_request: FastifyRequest, reply: FastifyReply): EventStream {
@@ -20,10 +28,12 @@ export function openEventStream(_request: FastifyRequest, reply: FastifyReply): 
   let closed = false;
   let resolveFinished: () => void = () => {};
   const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
+  const timers: NodeJS.Timeout[] = [];
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(heartbeat);
+    for (const timer of timers) clearInterval(timer);
     resolveFinished();
   };
   const write = (chunk: string) => {
@@ -42,5 +52,8 @@ export function openEventStream(_request: FastifyRequest, reply: FastifyReply): 
       return closed;
     },
     finished,
+    every(ms, check) {
+      if (!closed) timers.push(setInterval(check, ms));
+    },
   };
 }

@@ -3,6 +3,7 @@
 // cloud task is polled again by its saved id; the built-in engine's task lived in the old process,
 // so a local job starts over.
 import sharp from 'sharp';
+import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import { abortableSleep } from '../../jobs/abortable-sleep.js';
 import type { JobHandler } from '../../jobs/job-handler.js';
 import {
@@ -154,8 +155,13 @@ export function videoJob(ctx: GenerationContext): JobHandler {
         const progress = Math.min(95, Math.max(2, Math.round(5 + (90 * elapsed) / EXPECTED_MS)));
         if (progress !== lastProgress) {
           lastProgress = progress;
-          mustMove(await repo.moveVideo(row.id, 'generating', { progress }), `video ${row.id}`);
-          send({ type: 'progress', progress });
+          try {
+            mustMove(await repo.moveVideo(row.id, 'generating', { progress }), `video ${row.id}`);
+            send({ type: 'progress', progress });
+          } catch (error) {
+            // A progress figure that meets a database restart is skipped; the render goes on.
+            if (!isDatabaseUnavailable(error)) throw error;
+          }
         }
       }
     }),

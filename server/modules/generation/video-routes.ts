@@ -10,7 +10,7 @@ import { ok } from '../../http/envelope.js';
 import { localeFrom, message } from '../../http/messages.js';
 import { idListField, idParams } from '../../http/strict-numbers.js';
 import { validate } from '../../http/validate.js';
-import { openEventStream } from './event-stream.js';
+import { openEventStream, STATE_CHECK_MS } from './event-stream.js';
 import type { GenerationContext } from './generation-context.js';
 import type { VideoGenerationRow } from './generation-tables.js';
 import { topics, type GenerationEvent } from './job-topics.js';
@@ -131,6 +131,20 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
             .catch((error: unknown) => ctx.log.warn({ err: error }, 'video event stream could not send an event'));
         }),
       );
+      // An end whose event never reached this replica (team mode: a notification missed while its
+      // listener reconnected) is found in the rows.
+      stream.every(STATE_CHECK_MS, () => {
+        queue = queue
+          .then(async () => {
+            if (stream.closed || open.size === 0) return;
+            const current = await ctx.repo.videosOfUser(user.id, [...open]);
+            const ended = current.filter(finished);
+            if (ended.length === 0) return;
+            for (const row of ended) await sendVideo(row.id);
+            endIfDone();
+          })
+          .catch((error: unknown) => ctx.log.warn({ err: error }, 'video event stream could not read its videos again'));
+      });
       try {
         // A snapshot after subscribing, so an end between the two is not missed.
         for (const row of rows) await sendVideo(row.id);

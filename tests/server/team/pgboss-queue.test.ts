@@ -47,6 +47,8 @@ function handlers(engine: string): JobHandler[] {
         await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
       }
       if (kind === 'flaky' && attempt === 1) throw new ProviderError('rate_limited', 'slow down', { retryAfterMs: 50 });
+      // What a handler's database write throws while PostgreSQL restarts.
+      if (kind === 'dbdown' && attempt === 1) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       if (kind === 'big') publish(`t:${job.ref_id}`, { type: 'text', content: 'x'.repeat(20_000) });
       publish(`t:${job.ref_id}`, { type: 'completed', engine });
     },
@@ -54,7 +56,7 @@ function handlers(engine: string): JobHandler[] {
       failures.push({ engine, refId: job.ref_id, reason });
     },
   });
-  return ['echo', 'flaky', 'big', 'analysis', 'video'].map(make);
+  return ['echo', 'flaky', 'dbdown', 'big', 'analysis', 'video'].map(make);
 }
 
 function engine(name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}): TeamJobEngine {
@@ -177,6 +179,16 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     expect(rows[1]!.output).toMatchObject({ outcome: 'completed' });
   });
 
+  it('runs again a job whose database write failed while PostgreSQL restarted, instead of failing its row', async () => {
+    const worker = engine('worker', true);
+    await worker.start();
+    await worker.enqueue({ kind: 'dbdown', refId: 9 });
+    await until(() => jobRows('dbdown:9'), (rows) => rows.length === 2 && rows[1]!.state === 'completed');
+    expect(runs.map((r) => r.attempt)).toEqual([1, 2]);
+    expect(failures).toEqual([]);
+    expect((await jobRows('dbdown:9'))[0]!.output).toMatchObject({ outcome: 'retried' });
+  });
+
   it('runs the job of a worker that died mid-run on the other worker once the engine expires it', async () => {
     const api = engine('api', false);
     await api.start();
@@ -231,6 +243,22 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     expect(order.indexOf('video:200')).toBeLessThanOrEqual(2);
     expect(order.filter((o) => o.startsWith('video:1'))).toEqual(['video:100', 'video:101', 'video:102', 'video:103', 'video:104', 'video:105']);
     expect(fairPriority('batch', 0)).toBeLessThan(fairPriority('interactive', 999));
+  });
+
+  it("keeps a slot of a lane of two for interactive work: another user's analysis starts while a backlog waits", async () => {
+    const api = engine('api', false);
+    await api.start();
+    for (let i = 0; i < 4; i++) {
+      hold.set(400 + i, '*');
+      await api.enqueue({ kind: 'video', refId: 400 + i, userId: 1 });
+    }
+    const worker = engine('worker', true);
+    await worker.start();
+    await until(async () => runs, (r) => r.length === 1);
+    await api.enqueue({ kind: 'analysis', refId: 500, userId: 2 });
+    await until(async () => runs, (r) => r.some((x) => x.refId === 500));
+    // Batch work took one slot of two; the videos still hold theirs.
+    expect(runs.map((r) => `${r.kind}:${r.refId}`)).toEqual(['video:400', 'analysis:500']);
   });
 
   it("refuses a user's work beyond the waiting cap with a 429, counted per class as the in-process runner does", async () => {

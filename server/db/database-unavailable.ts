@@ -1,0 +1,20 @@
+/**
+ * True when an error says the database could not be reached or dropped the connection (PostgreSQL
+ * restarting, a failover): work that met it is worth trying again once the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (typeof code === 'string') {
+      // Refused or cut sockets, PostgreSQL's admin/crash shutdown and "cannot connect now", and
+      // the connection exception class (08xxx).
+      if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08'))
+        return true;
+    }
+    if (/Connection terminated|connection terminated unexpectedly|Client has encountered a connection error/i.test(current.message))
+      return true;
+    current = current.cause;
+  }
+  return false;
+}
