@@ -1,7 +1,8 @@
 // The workshop of the built-in engine. Images: enlarged (Real-CUGAN when the server wires it in,
 // else lanczos x2) and tone-corrected. Text: only what a rule can fix (text-tidy.ts). The
 // confidence says how little that is: at most 0.4 for text, 0.3 for a lanczos enlargement, 0.6
-// with Real-CUGAN; a mixed request gets the lower of the two.
+// with Real-CUGAN; a mixed request gets the lower of the two. The tidied text goes to the reader
+// in one piece, through the same stream as a cloud model's.
 import type { EnhanceInput, EnhanceResult, Enhancer, GeneratedImage } from '../capabilities.js';
 import { ProviderError } from '../capabilities.js';
 import { throwIfCancelled } from './cancellation.js';
@@ -22,7 +23,7 @@ function invalid(message: string): ProviderError {
 
 export function createLocalEnhancer(options: LocalEnhancerOptions = {}): Enhancer {
   return {
-    async enhance(input: EnhanceInput): Promise<EnhanceResult> {
+    async enhance(input: EnhanceInput, onText?: (chunk: string) => void): Promise<EnhanceResult> {
       throwIfCancelled(input.signal);
       const wantsText = input.type === 'text' || input.type === 'mixed';
       const wantsImages = input.type === 'image' || input.type === 'mixed';
@@ -35,6 +36,7 @@ export function createLocalEnhancer(options: LocalEnhancerOptions = {}): Enhance
         const tidied = tidyText(input.text);
         text = tidied.text;
         confidences.push(tidyConfidence(tidied.count));
+        if (text) onText?.(text);
       }
       const images: GeneratedImage[] = [];
       if (wantsImages && input.images.length) {
