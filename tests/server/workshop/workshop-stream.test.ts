@@ -104,7 +104,11 @@ function openEvents(id: number, token = admin): Reader {
           const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
           if (!data) continue;
           events.push(JSON.parse(data) as Event);
-          for (const w of [...waiters]) if (w.done(events)) (waiters.delete(w), w.resolve());
+          for (const w of [...waiters]) {
+            if (!w.done(events)) continue;
+            waiters.delete(w);
+            w.resolve();
+          }
         }
       }
     } catch (error) {
