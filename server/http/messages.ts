@@ -340,6 +340,13 @@ const catalogue = {
     'th-TH': 'กำลังเชื่อมต่อบริการ AI…',
     'id-ID': 'Menghubungkan ke layanan AI…',
   },
+  progress_queued: {
+    'zh-CN': '排队中，等待空闲的处理位置…',
+    'en-US': 'Queued, waiting for a free slot…',
+    'vi-VN': 'Đang xếp hàng, chờ lượt xử lý…',
+    'th-TH': 'อยู่ในคิว กำลังรอช่องว่างสำหรับประมวลผล…',
+    'id-ID': 'Dalam antrean, menunggu giliran diproses…',
+  },
   progress_engine_ready: {
     'zh-CN': 'AI 引擎已就绪',
     'en-US': 'AI engine ready',

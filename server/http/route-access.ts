@@ -79,6 +79,7 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /workshop/items': TOOL_ROLES.workshop,
     'POST /workshop/items': TOOL_ROLES.workshop,
     'GET /workshop/items/:id': TOOL_ROLES.workshop,
+    'GET /workshop/items/:id/events': TOOL_ROLES.workshop,
     'POST /workshop/items/:id/cancel': TOOL_ROLES.workshop,
     'POST /workshop/items/:id/retry': TOOL_ROLES.workshop,
   },

@@ -266,7 +266,12 @@ export interface EnhanceResult {
 }
 
 export interface Enhancer {
-  enhance(input: EnhanceInput): Promise<EnhanceResult>;
+  /**
+   * With onText, the improved text is handed over piece by piece as it is written (an adapter that
+   * cannot stream hands it over whole, before it resolves); what was handed over is exactly the
+   * result's text. onRestart: as for Analyser.analyse.
+   */
+  enhance(input: EnhanceInput, onText?: (chunk: string) => void, onRestart?: () => void): Promise<EnhanceResult>;
 }
 
 export interface ProviderCapabilities {

@@ -25,8 +25,12 @@ export const DEFAULT_MODELS = {
   geminiText: 'gemini-2.5-flash',
   geminiImage: 'gemini-2.5-flash-image',
   openaiText: 'gpt-4.1-mini',
-  /** Only on OpenAI itself (no OPENAI_BASE_URL): a LAN Ollama or LM Studio box has no image side. */
-  openaiImage: 'gpt-image-1',
+  /**
+   * Only on OpenAI itself (no OPENAI_BASE_URL): a LAN Ollama or LM Studio box has no image side.
+   * gpt-image-1 was shut down on 23 Oct 2026; the SDK's documents name this as its successor, and
+   * it takes images/edits (without input_fidelity, which only gpt-image-1.5 takes as 'high').
+   */
+  openaiImage: 'gpt-image-2.5-sunburst',
   minimaxVideo: 'MiniMax-Hailuo-02',
   klingVideo: 'kling-v2-1',
 } as const;
@@ -173,15 +177,28 @@ export function readProviderConfig(env: Record<string, string | undefined> = pro
 }
 
 /** OpenAI image models that edit images (images/edits), named in the message refusing one that cannot. */
-export const EDITING_IMAGE_MODELS = 'gpt-image-1.5, gpt-image-1, gpt-image-1-mini, gpt-image-2 (or another gpt-image model), chatgpt-image-latest, dall-e-2';
+export const EDITING_IMAGE_MODELS =
+  'gpt-image-2.5-sunburst, gpt-image-2.5-flare, gpt-image-2.6-sunburst, gpt-image-2.6-flare, gpt-image-2, gpt-image-1.5, gpt-image-1-mini (or another gpt-image model), chatgpt-image-latest';
+
+/** Models OpenAI no longer serves, by its SDK's documents, and since when. */
+const RETIRED_ON_OPENAI: { pattern: RegExp; since: string }[] = [
+  { pattern: /^gpt-image-1(-\d{4}-\d{2}-\d{2})?$/, since: 'was shut down on 23 Oct 2026' },
+  // dall-e-3 was retired then too, and never edited images: refused below for that, gateway or not.
+  { pattern: /^dall-e-2(\b|-)/, since: 'was retired on 12 May 2026' },
+];
 
 /**
  * Why an OpenAI image model cannot serve here, or undefined. Every image flow starts from an
  * image (the uploads, the image being regenerated, the workshop's picture), so the model must
  * take images/edits: GPT image models and dall-e-2 do, dall-e-3 does not. On OpenAI itself the
- * name must be one of those; a gateway (OPENAI_BASE_URL) may name its models as it likes.
+ * name must be one of those that OpenAI still serves; a gateway (OPENAI_BASE_URL) may name its
+ * models as it likes (and may still serve dall-e-2 or gpt-image-1).
  */
 export function imageModelProblem(model: string, gateway: boolean): string | undefined {
+  if (!gateway) {
+    const retired = RETIRED_ON_OPENAI.find((r) => r.pattern.test(model));
+    if (retired) return `${model} ${retired.since}, so OpenAI answers no call to it; use one it serves: ${EDITING_IMAGE_MODELS}`;
+  }
   const edits = /^(gpt-image-|chatgpt-image-)/.test(model) || /^dall-e-2(\b|-)/.test(model);
   if (edits || (gateway && !model.startsWith('dall-e'))) return undefined;
   return `${model} cannot edit images (images/edits), and every image here is made from the uploaded ones; use one that can: ${EDITING_IMAGE_MODELS}`;

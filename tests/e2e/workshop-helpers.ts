@@ -1,5 +1,6 @@
-// Helpers of the workshop browser tests: a small server speaking Gemini's generateContent wire
-// format (answers scripted per request: a safety block, a slow answer, a good one), and the
+// Helpers of the workshop browser tests: a small server speaking Gemini's generateContent and
+// streamGenerateContent (?alt=sse) wire formats (answers scripted per request: a safety block, a
+// slow answer, a good one, one written piece by piece at a pace, one cut mid-text), and the
 // third-group calls made straight from Node for setup and measurements.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -8,7 +9,11 @@ export const GEMINI_TEXT_MODEL = 'gemini-text-test';
 export const GEMINI_IMAGE_MODEL = 'gemini-image-test';
 export const ENHANCED = { text: 'Rose voile: a featherlight cotton with a crimson floral, made for summer.', confidence: 0.82 };
 
-export type GeminiAnswer = 'ok' | 'safety' | 'quota' | { delayMs: number };
+/**
+ * delayMs: the answer waits that long. paceMs: a streamed answer's pieces come that far apart.
+ * cutAfter: a streamed answer ends after that many pieces, without a finishReason (a cut).
+ */
+export type GeminiAnswer = 'ok' | 'safety' | 'quota' | { delayMs?: number; paceMs?: number; cutAfter?: number };
 
 export interface FakeGemini {
   url: string;
@@ -48,6 +53,33 @@ function quotaAnswer() {
   };
 }
 
+/** Pieces of the answer's JSON as the stream sends them (small, so the text visibly grows). */
+export const STREAM_PIECE_CHARS = 6;
+
+/** A streamGenerateContent answer: `data: <GenerateContentResponse>` events, the last with finishReason. */
+async function streamAnswer(res: http.ServerResponse, answer: Exclude<GeminiAnswer, 'quota'>): Promise<void> {
+  const options = typeof answer === 'object' ? answer : {};
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  if (options.delayMs) await wait(options.delayMs);
+  if (res.destroyed) return;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const event = (body: unknown) => !res.destroyed && res.write(`data: ${JSON.stringify(body)}\r\n\r\n`);
+  if (answer === 'safety') {
+    event(safetyAnswer());
+    return void res.end();
+  }
+  const json = JSON.stringify(ENHANCED);
+  const pieces: string[] = [];
+  for (let i = 0; i < json.length; i += STREAM_PIECE_CHARS) pieces.push(json.slice(i, i + STREAM_PIECE_CHARS));
+  for (const [index, text] of pieces.entries()) {
+    if (options.cutAfter !== undefined && index >= options.cutAfter) return void res.end();
+    event({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], modelVersion: `${GEMINI_TEXT_MODEL}-001` });
+    if (options.paceMs) await wait(options.paceMs);
+  }
+  event({ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, index: 0, finishReason: 'STOP' }], modelVersion: `${GEMINI_TEXT_MODEL}-001` });
+  res.end();
+}
+
 export async function startFakeGemini(): Promise<FakeGemini> {
   const sockets = new Set<Socket>();
   const state = { script: [] as GeminiAnswer[], requests: 0 };
@@ -55,7 +87,8 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     req.resume();
     req.on('end', () => {
       state.requests += 1;
-      if (!(req.url ?? '').includes(':generateContent')) {
+      const streamed = (req.url ?? '').includes(':streamGenerateContent');
+      if (!(req.url ?? '').includes(':generateContent') && !streamed) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { code: 404, status: 'NOT_FOUND', message: 'no such model' } }));
         return;
@@ -66,10 +99,11 @@ export async function startFakeGemini(): Promise<FakeGemini> {
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(body));
       };
+      if (answer === 'quota') return send(quotaAnswer(), 429);
+      if (streamed) return void streamAnswer(res, answer);
       if (answer === 'safety') send(safetyAnswer());
-      else if (answer === 'quota') send(quotaAnswer(), 429);
       else if (answer === 'ok') send(textAnswer());
-      else setTimeout(() => send(textAnswer()), answer.delayMs);
+      else setTimeout(() => send(textAnswer()), answer.delayMs ?? 0);
     });
   });
   server.on('connection', (s) => {

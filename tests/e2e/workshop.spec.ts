@@ -1,8 +1,9 @@
 // The Gemini-Banana workshop end to end against the real companion server: text, image and mixed
 // items to completion with the built-in engine (results with confidence, time and model; the
 // difference view; the compare slider), the cloud enhancer played by a local server speaking
-// Gemini's generateContent (a safety block, then success on retry; a slow answer to cancel and to
-// reload over), the device queue kept through a reload and wiped on logout, results readable
+// Gemini's generateContent and streamGenerateContent (a safety block, then success on retry; the
+// text shown as it is written, a cut stream written again and never shown twice; a slow answer to
+// cancel and to reload over), the device queue kept through a reload and wiped on logout, results readable
 // without the server, keyboard use, both tablet viewports, and a DESIGNER refused by the server
 // and the menu. Its own server (GENERATION_ENHANCE=gemini beside the built-in engine).
 import { writeFileSync } from 'node:fs';
@@ -11,7 +12,16 @@ import { seriousViolations } from './accessibility';
 import { makePng } from './image-processing-helpers';
 import { apiCall, openSignedIn, signInApi, tracesOf, waitForPersistedCache, type Grant } from './offline-helpers';
 import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
-import { ENHANCED, GEMINI_IMAGE_MODEL, GEMINI_TEXT_MODEL, startFakeGemini, thirdCall, type FakeGemini, type ThirdItem } from './workshop-helpers';
+import {
+  ENHANCED,
+  GEMINI_IMAGE_MODEL,
+  GEMINI_TEXT_MODEL,
+  STREAM_PIECE_CHARS,
+  startFakeGemini,
+  thirdCall,
+  type FakeGemini,
+  type ThirdItem,
+} from './workshop-helpers';
 
 const PORT = Number(process.env.WORKSHOP_E2E_PORT ?? 8161);
 
@@ -72,7 +82,10 @@ test('text, image and mixed items run to completion with the built-in engine; ke
     if ((await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)) === 'workshop-add') break;
     await page.keyboard.press('Tab');
   }
+  // The item is followed through its event stream, as a cloud model's is.
+  const streamOpened = page.waitForRequest((r) => /\/third-api\/workshop\/items\/\d+\/events$/.test(r.url()));
   await page.keyboard.press('Enter');
+  await streamOpened;
   await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
   const textItem = newest(page);
   await expect(textItem.getByTestId('workshop-result-text')).toContainText('ABC fabric');
@@ -186,6 +199,44 @@ test('provider refusals (safety block, quota) are shown in the user language and
   await expect(page.getByTestId('workshop-entry').getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await page.getByTestId('workshop-remove').click();
   await expect(page.getByTestId('workshop-entry')).toHaveCount(0);
+});
+
+test('the text shows as the model writes it; a stream cut mid-text is written again from its start, never shown twice', async ({ page }) => {
+  await openWorkshop(page, 'gemini');
+  // Every text the page shows while the item runs, as it changes.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { streamedTexts: string[] }).streamedTexts = seen;
+    new MutationObserver(() => {
+      const shown = document.querySelector('[data-testid="workshop-streaming-text"]')?.textContent ?? '';
+      if (shown && seen.at(-1) !== shown) seen.push(shown);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const before = gemini.requests;
+  // The first stream is cut after a few pieces; the adapter asks again and the second is written out.
+  gemini.script = [{ paceMs: 250, cutAfter: 8 }, { paceMs: 250 }];
+  await page.getByTestId('workshop-text').fill('rose voile, cotton, light');
+  await page.getByTestId('workshop-add').click();
+
+  const item = newest(page);
+  const writing = item.getByTestId('workshop-streaming-text');
+  await expect(writing).toContainText('Rose voile', { timeout: 20_000 });
+  await expect(item).toHaveAttribute('data-status', 'processing');
+  await expect(item.getByTestId('workshop-live')).toContainText('Being written…');
+  await expect(item).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(item.getByTestId('workshop-result-text')).toHaveText(ENHANCED.text);
+  await expect(item.getByTestId('workshop-streaming-text')).toHaveCount(0);
+
+  const texts = await page.evaluate(() => (window as unknown as { streamedTexts: string[] }).streamedTexts);
+  // It grew piece by piece, and at no moment held more than the text once.
+  expect(new Set(texts.map((t) => t.length)).size).toBeGreaterThanOrEqual(3);
+  for (const text of texts) expect(ENHANCED.text.startsWith(text), `shown: ${text}`).toBe(true);
+  // The cut start, then the reset to a shorter text: the second attempt was written from its start.
+  const longestBeforeCut = Math.max(...texts.slice(0, texts.findIndex((t, i) => i > 0 && t.length < texts[i - 1]!.length)).map((t) => t.length));
+  expect(longestBeforeCut).toBeLessThan(ENHANCED.text.length);
+  expect(longestBeforeCut).toBeLessThanOrEqual(8 * STREAM_PIECE_CHARS);
+  // Two text calls for the item: the cut one and the one written out.
+  expect(gemini.requests - before).toBe(2);
 });
 
 test('two items run at a time, the third waits on the device; a running item is cancelled on the server and the waiting one goes', async ({

@@ -1,5 +1,7 @@
 // One workshop item: its text and images through the chosen enhancer, the result saved with its
-// confidence, model and processing time.
+// confidence, model and processing time. The text is streamed as it is written (workshop-text.ts):
+// kept in the row while the item runs and published as the analysis's text events, with a reset
+// when a new attempt starts.
 import type { JobHandler } from '../../jobs/job-handler.js';
 import { ProviderError, type Language } from '../../providers/capabilities.js';
 import { failureColumns, NO_FAILURE } from '../generation/failure.js';
@@ -10,6 +12,7 @@ import { parseObject } from '../generation/stored-json.js';
 import { parseConfig, parseFileIds } from './workshop-config.js';
 import { enhancerFor } from './workshop-models.js';
 import type { WorkshopRepository } from './workshop-repository.js';
+import { createTextRelay, type TextEvent } from './workshop-text.js';
 
 export const WORKSHOP_JOB = 'workshop';
 export const workshopTopic = (id: number) => `workshop:${id}`;
@@ -18,6 +21,7 @@ const WORKSHOP_TIMEOUT_MS = 150_000;
 
 export type WorkshopEvent =
   | { type: 'started' }
+  | TextEvent
   | { type: 'retrying'; delay_ms: number; code: string }
   | { type: 'completed' }
   | { type: 'failed' };
@@ -44,19 +48,38 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       const startedAt = repo.now();
       signal.throwIfAborted();
       const what = `workshop item ${item.id}`;
-      mustMove(await repo.move(item.id, 'processing', { started_at: startedAt, provider: slot.provider, ...NO_FAILURE }), what);
-      publish(workshopTopic(item.id), { type: 'started' } satisfies WorkshopEvent);
+      const send = (event: WorkshopEvent) => publish(workshopTopic(item.id), event);
+      // This run's text starts from nothing: a reader still showing an earlier run's cut text drops it.
+      mustMove(await repo.move(item.id, 'processing', { started_at: startedAt, provider: slot.provider, result_text: null, ...NO_FAILURE }), what);
+      send({ type: 'started' });
+      send({ type: 'text_reset' });
       const images = await Promise.all(parseFileIds(item.input_file_ids).map((id) => inputImage(ctx.files, id, 'source')));
-      const result = await slot.impl.enhance({
-        type: item.type,
-        ...(item.input_text ? { text: item.input_text } : {}),
-        images,
-        creativity: config.creativity,
-        precision: config.precision,
-        style: config.style,
-        language: item.language as Language,
-        signal,
-      });
+      const text = createTextRelay(async (sofar) => mustMove(await repo.move(item.id, 'processing', { result_text: sofar }), what), send);
+      let result;
+      try {
+        result = await slot.impl.enhance(
+          {
+            type: item.type,
+            ...(item.input_text ? { text: item.input_text } : {}),
+            images,
+            creativity: config.creativity,
+            precision: config.precision,
+            style: config.style,
+            language: item.language as Language,
+            signal,
+          },
+          (chunk) => {
+            if (!signal.aborted) text.push(chunk);
+          },
+          // The adapter asks again after a cut stream: what was shown is dropped, never shown twice.
+          () => text.reset(),
+        );
+      } catch (error) {
+        // No write of this run may land after the runner has settled the item.
+        await text.settle().catch(() => undefined);
+        throw error;
+      }
+      await text.settle();
       signal.throwIfAborted();
       if (!result || typeof result.confidence !== 'number' || !Array.isArray(result.images)) {
         throw new ProviderError('bad_response', 'the enhancer answered without a result');
@@ -78,11 +101,12 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
         processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
       });
       mustMove(moved, what);
-      publish(workshopTopic(item.id), { type: 'completed' } satisfies WorkshopEvent);
+      send({ type: 'completed' });
     }),
     async fail(job, error, _reason, publish) {
       // A finished item stays finished: a cancel that lands as it completes changes nothing.
-      if (!(await repo.move(job.ref_id, 'error', failureColumns(error, 'workshop_failed')))) return;
+      // The text of a run that did not finish is not a result.
+      if (!(await repo.move(job.ref_id, 'error', { ...failureColumns(error, 'workshop_failed'), result_text: null }))) return;
       publish(workshopTopic(job.ref_id), { type: 'failed' } satisfies WorkshopEvent);
     },
     async retrying(job, error, delayMs, publish) {

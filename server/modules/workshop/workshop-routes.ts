@@ -1,5 +1,5 @@
 // The workshop calls of the third group (ADMIN only): create an item (queued as a job), list, detail,
-// cancel, retry, and the models on offer. Creating writes the item and its job in one transaction,
+// its event stream (the text as it is written), cancel, retry, and the models on offer. Creating writes the item and its job in one transaction,
 // replayed by Idempotency-Key.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ import type { GenerationContext } from '../generation/generation-context.js';
 import { NO_FAILURE } from '../generation/failure.js';
 import { generationDb } from '../generation/generation-tables.js';
 import { MAX_PAGE_SIZE, pageOf } from '../generation/page-query.js';
+import { openEventStream } from '../generation/event-stream.js';
 import { parseConfig } from './workshop-config.js';
 import { readWorkshopInput, workshopFormBytes, workshopFormDoc } from './workshop-form.js';
 import { WORKSHOP_JOB } from './workshop-job.js';
@@ -24,6 +25,7 @@ import { enhancerFor, workshopModels } from './workshop-models.js';
 import { createWorkshopRepository, type WorkshopRepository } from './workshop-repository.js';
 import { WORKSHOP_STATUSES } from './workshop-table.js';
 import { createWorkshopViews } from './workshop-views.js';
+import { streamWorkshopItem, WORKSHOP_EVENTS_DOC } from './workshop-stream.js';
 
 const listQuery = z.object({
   cursor: idField().optional(),
@@ -139,6 +141,24 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
     async (request) => {
       const [view] = await views.items([await one(request)], locale(request));
       return ok(request, view);
+    },
+  );
+
+  app.get(
+    '/workshop/items/:id/events',
+    {
+      config: {
+        openapi: {
+          summary: 'One workshop item followed to its end, its text as it is written (event stream; replays the item on connect)',
+          tags: ['workshop'],
+          response: { description: WORKSHOP_EVENTS_DOC, contentType: 'text/event-stream' },
+        },
+      },
+    },
+    async (request, reply) => {
+      // Refused as the other calls are (404 for another person's item) before the stream opens.
+      const row = await one(request);
+      await streamWorkshopItem(ctx, repo, views, row.id, openEventStream(request, reply), locale(request));
     },
   );
 

@@ -3,7 +3,8 @@
 // punctuation, capitals after a full stop, fabric terms) and the spelling where the text's language
 // has a Hunspell dictionary (spelling.ts), with every change listed. The confidence says how little
 // that is: at most 0.6 for checked text (0.4 unchecked), 0.3 for a lanczos enlargement, 0.6 with
-// Real-CUGAN; a mixed request gets the lower of the two.
+// Real-CUGAN; a mixed request gets the lower of the two. The polished text goes to the reader in
+// one piece, through the same stream as a cloud model's.
 import type { EnhanceInput, EnhanceResult, Enhancer, GeneratedImage, TextChangeReport } from '../capabilities.js';
 import { ProviderError } from '../capabilities.js';
 import { throwIfCancelled } from './cancellation.js';
@@ -52,7 +53,7 @@ export function polishConfidence(report: TextChangeReport): number {
 
 export function createLocalEnhancer(options: LocalEnhancerOptions = {}): Enhancer {
   return {
-    async enhance(input: EnhanceInput): Promise<EnhanceResult> {
+    async enhance(input: EnhanceInput, onText?: (chunk: string) => void): Promise<EnhanceResult> {
       throwIfCancelled(input.signal);
       const wantsText = input.type === 'text' || input.type === 'mixed';
       const wantsImages = input.type === 'image' || input.type === 'mixed';
@@ -67,6 +68,7 @@ export function createLocalEnhancer(options: LocalEnhancerOptions = {}): Enhance
         text = polished.text;
         textChanges = polished.report;
         confidences.push(polishConfidence(polished.report));
+        if (text) onText?.(text);
       }
       const images: GeneratedImage[] = [];
       const methods = new Set<string>();

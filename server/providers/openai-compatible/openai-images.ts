@@ -1,4 +1,4 @@
-// Images on an OpenAI-compatible image model (gpt-image-1 by default): images.edit with the
+// Images on an OpenAI-compatible image model (gpt-image-2.5-sunburst by default on OpenAI): images.edit with the
 // model and pattern images as inputs (up to three: the image model works best so), images.generate
 // when there are none; one request per candidate, each asking for its own composition, two at a
 // time, each handed over when ready and each succeeding or failing on its own; a 429 or 5xx is

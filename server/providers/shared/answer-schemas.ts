@@ -92,7 +92,12 @@ function normaliseCamera(raw: unknown, byLowerCase: Map<string, CameraMove>): un
 }
 
 export const enhancedTextSchema = z.object({
-  text: text.describe('The improved text.'),
+  // First, so it streams while the JSON arrives; not trimmed: the result is exactly what was streamed.
+  text: z
+    .string()
+    .min(1)
+    .refine((value) => value.trim().length > 0, 'empty')
+    .describe('The improved text.'),
   confidence: z.number().min(0).max(1).describe('How sure you are that it is better than the original, 0 to 1.'),
 });
 export type EnhancedText = z.infer<typeof enhancedTextSchema>;

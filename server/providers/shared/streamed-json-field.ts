@@ -48,6 +48,39 @@ export class StreamedJsonField {
 }
 
 /**
+ * The leading string field of a streamed JSON answer, handed to onText as the JSON arrives: push
+ * each piece of JSON; restart when the adapter asks again (the reader is told to drop what it was
+ * shown); finish with the field's whole value, so what the stream could not show (another field
+ * came first, an escape the reader stopped at) is handed over and the reader holds exactly it.
+ */
+export class StreamedFieldText {
+  private reader: StreamedJsonField;
+
+  constructor(
+    private readonly field: string,
+    private readonly onText: (chunk: string) => void,
+    private readonly onRestart?: () => void,
+  ) {
+    this.reader = new StreamedJsonField(field);
+  }
+
+  push(json: string): void {
+    const fresh = this.reader.push(json);
+    if (fresh) this.onText(fresh);
+  }
+
+  restart(): void {
+    this.reader = new StreamedJsonField(this.field);
+    this.onRestart?.();
+  }
+
+  finish(value: string): void {
+    const rest = value.slice(this.reader.streamedLength);
+    if (rest) this.onText(rest);
+  }
+}
+
+/**
  * Every string value of a named field wherever it occurs (the `prompt` of each video prompt), read
  * as the JSON arrives: push answers the newly readable characters of each, by its position among
  * the occurrences. Decoding starts over on each piece, which is fine for answers of a few kB.

@@ -80,15 +80,8 @@ export function toggle(list: number[], id: number): number[] {
   return list.includes(id) ? list.filter((x) => x !== id) : [...list, id];
 }
 
-/**
- * The streamed text with the next piece placed where the server says it starts (`offset` in this
- * attempt's text): a retried attempt starts again at 0 and replaces what the cut one showed, so no
- * sentence is shown twice. Without an offset (an older server), the piece is appended.
- */
-export function placeStreamed(text: string, content: string, offset: number | undefined): string {
-  if (offset === undefined || offset > text.length) return text + content;
-  return text.slice(0, offset) + content;
-}
+/** Shared with the workshop's stream (src/lib/api/streamed-text.ts). */
+export { placeStreamed } from '../../../lib/api/streamed-text';
 
 /** Images merged by id (a recovered list and the streamed one), in arrival order. */
 export function mergeImages(current: GeneratedImage[], incoming: GeneratedImage[]): GeneratedImage[] {

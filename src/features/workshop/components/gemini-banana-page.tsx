@@ -2,6 +2,7 @@
 // text, images or both are queued on the device, sent a few at a time, enhanced by the model the
 // server offers, and kept: on the server, and on the device through the persisted query cache
 // (readable offline) and the IndexedDB waiting line (sent after a reload or a lost connection).
+// A running item's text shows as it is written, from its event stream.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
@@ -14,6 +15,7 @@ import { currentUserKey } from '../../../lib/offline/user-key';
 import { useSession } from '../../../lib/session/use-session';
 import { flattenItems, useWorkshopItems, useWorkshopModels } from '../api/workshop-queries';
 import { useWorkshopQueue } from '../hooks/use-workshop-queue';
+import { useWorkshopStreams } from '../hooks/use-workshop-streams';
 import { loadDraft, resolveModel, saveDraft, toRequestConfig, type ConfigDraft } from '../model/workshop-config';
 import { isRunning, type WorkshopType } from '../model/workshop-item';
 import { QUEUE_CONCURRENCY } from '../model/workshop-queue';
@@ -28,8 +30,13 @@ export default function GeminiBananaPage() {
   const userKey = currentUserKey(session);
   const { online } = useOnlineStatus();
   const models = useWorkshopModels();
-  const itemsQuery = useWorkshopItems();
+  const [streamed, setStreamed] = useState<ReadonlySet<number>>(() => new Set());
+  const itemsQuery = useWorkshopItems(streamed);
   const items = useMemo(() => flattenItems(itemsQuery.data?.pages), [itemsQuery.data]);
+  // Running items are followed by their event streams (their text as it is written); the list is
+  // polled only for those no stream follows.
+  const streams = useWorkshopStreams(items);
+  useEffect(() => setStreamed(streams.streamed), [streams.streamed]);
   const running = items.filter((i) => isRunning(i.status)).length;
   const queue = useWorkshopQueue(userKey, running);
 
@@ -129,6 +136,7 @@ export default function GeminiBananaPage() {
             <QueueList
               entries={queue.entries}
               items={items}
+              live={streams.live}
               online={online}
               onRemoveEntry={(id) => void queue.removeEntry(id)}
               onResendEntry={(id) => void queue.resendEntry(id)}

@@ -1,11 +1,13 @@
 // The queue: items waiting on the device (with their place in line), being sent, refused, then
 // the server's items with their state (pending, processing, completed, error), cancel and retry.
+// A running item shows its text as it is written, from its event stream.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { Spinner } from '../../../components/spinner';
 import { isApiError } from '../../../lib/api';
 import { RetryGaveUp } from '../../../lib/retry/with-retry';
+import type { LiveText } from '../model/live-text';
 import { isCancelledItem, isRunning, type WorkshopItem } from '../model/workshop-item';
 import { waitingPosition, type QueueEntry } from '../model/workshop-queue';
 import { ItemResult } from './item-result';
@@ -14,6 +16,8 @@ import { RetryCountdown } from '../../../components/retry-countdown';
 interface Props {
   entries: QueueEntry[];
   items: WorkshopItem[];
+  /** The text written so far of the items followed by their event streams. */
+  live?: Readonly<Record<number, LiveText>>;
   online: boolean;
   onRemoveEntry(id: string): void;
   onResendEntry(id: string): void;
@@ -26,7 +30,7 @@ function errorText(error: unknown, fallback: string): string {
   return isApiError(last) ? last.message : fallback;
 }
 
-export function QueueList({ entries, items, online, onRemoveEntry, onResendEntry, onCancelItem, onRetryItem }: Props) {
+export function QueueList({ entries, items, live = {}, online, onRemoveEntry, onResendEntry, onCancelItem, onRetryItem }: Props) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState<number | null>(null);
 
@@ -87,6 +91,8 @@ export function QueueList({ entries, items, online, onRemoveEntry, onResendEntry
       {items.map((item) => {
         const cancelled = isCancelledItem(item);
         const state = cancelled ? 'cancelled' : item.status;
+        const running = isRunning(item.status);
+        const liveText = live[item.id];
         return (
           <li key={item.id} className="ws-item" data-testid="workshop-item" data-status={state} data-item-id={item.id}>
             <div className="ws-item__head">
@@ -105,6 +111,19 @@ export function QueueList({ entries, items, online, onRemoveEntry, onResendEntry
                   </li>
                 ))}
               </ul>
+            )}
+            {running && liveText?.text && (
+              <div className="ws-live" data-testid="workshop-live">
+                <p className="ws-help">{t('workshop.item.writing')}</p>
+                <p className="ws-live__text" data-testid="workshop-streaming-text">
+                  {liveText.text}
+                </p>
+              </div>
+            )}
+            {running && liveText && liveText.retryAt !== null && (
+              <p className="ws-help" data-testid="workshop-item-retrying">
+                <RetryCountdown nextAttemptAt={liveText.retryAt} waitingKey="workshop.status.retryingIn" dueKey="workshop.status.retrying" />
+              </p>
             )}
             {item.status === 'error' && !cancelled && item.error && (
               <p className="ws-error" role="alert" data-testid="workshop-item-error">

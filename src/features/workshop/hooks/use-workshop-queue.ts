@@ -2,7 +2,7 @@
 // sent when a slot is free; sent items are the server's and are followed through the polled list.
 // Sending goes through the shared retry policy; after its budget the item shows the failure and a
 // retry. Cancel and retry of a sent item are server calls; their answers update the cached list.
-import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isCancelled } from '../../../lib/api';
@@ -16,11 +16,10 @@ import { useOnlineStatus } from '../../../lib/offline/online-status';
 import { registerLogoutCleanup } from '../../../lib/session/logout-cleanup';
 import { RetryGaveUp, withRetry } from '../../../lib/retry/with-retry';
 import { cancelWorkshopItem, createWorkshopItem, retryWorkshopItem } from '../api/workshop-api';
+import { putWorkshopItem } from '../api/workshop-queries';
 import { queryKeys } from '../../../lib/query/query-keys';
-import type { WorkshopItem, WorkshopPage } from '../model/workshop-item';
+import type { WorkshopItem } from '../model/workshop-item';
 import { afterReload, entriesToStart, type QueueEntry } from '../model/workshop-queue';
-
-type Pages = InfiniteData<WorkshopPage, string | null>;
 
 export interface WorkshopQueue {
   entries: QueueEntry[];
@@ -105,22 +104,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
     await deleteWorkshopQueueRecord(id).catch(() => undefined);
   }, []);
 
-  const putItem = useCallback(
-    (item: WorkshopItem) => {
-      queryClient.setQueryData<Pages>(queryKeys.workshop.items(), (data) => {
-        if (!data || data.pages.length === 0) {
-          return { pages: [{ items: [item], next_cursor: null, has_more: false }], pageParams: [null] };
-        }
-        const present = data.pages.some((p) => p.items.some((i) => i.id === item.id));
-        const pages = data.pages.map((page, index) => {
-          if (present) return { ...page, items: page.items.map((i) => (i.id === item.id ? item : i)) };
-          return index === 0 ? { ...page, items: [item, ...page.items] } : page;
-        });
-        return { ...data, pages };
-      });
-    },
-    [queryClient],
-  );
+  const putItem = useCallback((item: WorkshopItem) => putWorkshopItem(queryClient, item), [queryClient]);
 
   const send = useCallback(
     async (entry: QueueEntry) => {

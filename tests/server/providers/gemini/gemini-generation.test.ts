@@ -342,3 +342,90 @@ describe('Gemini video prompts, streamed', () => {
     expect(server.requests[0]!.query.get('alt')).toBe('sse');
   });
 });
+
+describe('Gemini workshop text, streamed', () => {
+  const STREAM = '/v1beta/models/gemini-text-test:streamGenerateContent';
+  const CHINESE = { text: '玫瑰巴厘纱：轻盈棉质，绯红花卉，为夏日而生。🌸 Made for summer.', confidence: 0.82 };
+  /** The answer with every non-ASCII character written as a \u escape, so pieces cut escapes (and a surrogate pair) in half. */
+  const escaped = JSON.stringify(CHINESE).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const input = () => ({
+    type: 'text' as const,
+    text: 'rose voile, cotton, light',
+    images: [],
+    creativity: 0.5,
+    precision: 0.5,
+    style: 'natural' as const,
+    language: 'zh-CN' as const,
+    signal: new AbortController().signal,
+  });
+
+  it('hands the text over as it is written (streamGenerateContent?alt=sse), exactly the result\'s text (1 call)', async () => {
+    let firstShown: () => void = () => {};
+    const shownOnce = new Promise<void>((resolve) => (firstShown = resolve));
+    server.on('POST', STREAM, async (_req, res) => {
+      openSse(res);
+      const all = pieces(escaped, 7);
+      for (const piece of all.slice(0, 4)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      // The rest waits until the adapter has handed text over: proof that it streams.
+      await shownOnce;
+      for (const piece of all.slice(4)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
+      res.end();
+    });
+    const chunks: string[] = [];
+    const result = await provider().enhancer.enhance(input(), (chunk) => {
+      chunks.push(chunk);
+      firstShown();
+    });
+    expect(result).toMatchObject({ text: CHINESE.text, confidence: 0.82 });
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join('')).toBe(CHINESE.text);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.query.get('alt')).toBe('sse');
+  });
+
+  it('asks again after a stream cut mid-text, telling the reader to drop what it showed: never a sentence twice (2 calls)', async () => {
+    server.on('POST', STREAM, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(escaped.slice(0, 60), 7)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      // A 503 inside the stream, as Gemini sends one.
+      writeSse(res, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'), '\r\n\r\n');
+      res.end();
+    }, 1);
+    server.on('POST', STREAM, (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(escaped, 7)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
+      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
+      res.end();
+    });
+    let shown = '';
+    let longest = '';
+    let restarts = 0;
+    const result = await provider().enhancer.enhance(
+      input(),
+      (chunk) => {
+        shown += chunk;
+        if (shown.length > longest.length) longest = shown;
+      },
+      () => {
+        restarts += 1;
+        shown = '';
+      },
+    );
+    expect(restarts).toBe(1);
+    expect(shown).toBe(result.text);
+    // What the reader held at its longest is the text once, never the cut start and then the whole.
+    expect(longest).toBe(CHINESE.text);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('does not ask again once text was shown to a reader that cannot drop it', async () => {
+    server.on('POST', STREAM, (_req, res) => {
+      openSse(res);
+      writeSse(res, geminiChunk('{"text": "Rose voile: a feather'), '\r\n\r\n');
+      res.end();
+    });
+    await expectProviderError(provider().enhancer.enhance(input(), () => {}), 'unavailable', /before it was complete/);
+    expect(server.requests).toHaveLength(1);
+  });
+});

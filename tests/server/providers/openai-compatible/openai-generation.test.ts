@@ -285,3 +285,92 @@ describe('OpenAI-compatible video prompts, streamed', () => {
     expect((server.requests[1]!.json as { stream?: boolean }).stream).toBe(true);
   });
 });
+
+describe('OpenAI-compatible workshop text, streamed', () => {
+  const input = () => ({
+    type: 'text' as const,
+    text: 'rose voile, light',
+    images: [],
+    creativity: 0.5,
+    precision: 0.5,
+    style: 'natural' as const,
+    language: 'en-US' as const,
+    signal: new AbortController().signal,
+  });
+  const json = JSON.stringify(SAMPLE_ENHANCED_TEXT);
+
+  it('streams the text as it is written (stream: true), exactly the result\'s text (1 call)', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json, 9)) writeSse(res, chatChunk({ content: piece }));
+      writeSse(res, chatChunk({}, 'stop'));
+      writeSse(res, '[DONE]');
+      res.end();
+    });
+    const chunks: string[] = [];
+    const result = await provider().enhancer.enhance(input(), (chunk) => chunks.push(chunk));
+    expect(result).toMatchObject({ text: SAMPLE_ENHANCED_TEXT.text, confidence: 0.82, model: 'test-chat-model-2025' });
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.join('')).toBe(SAMPLE_ENHANCED_TEXT.text);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.json).toMatchObject({ stream: true, response_format: { type: 'json_schema' } });
+  });
+
+  it('asks again when the stream ends without a finish reason or [DONE], the reader dropping what it showed (2 calls)', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json.slice(0, 50), 9)) writeSse(res, chatChunk({ content: piece }));
+      res.end();
+    }, 1);
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json, 9)) writeSse(res, chatChunk({ content: piece }));
+      writeSse(res, chatChunk({}, 'stop'));
+      writeSse(res, '[DONE]');
+      res.end();
+    });
+    let shown = '';
+    let longest = '';
+    let restarts = 0;
+    const result = await provider().enhancer.enhance(
+      input(),
+      (chunk) => {
+        shown += chunk;
+        if (shown.length > longest.length) longest = shown;
+      },
+      () => {
+        restarts += 1;
+        shown = '';
+      },
+    );
+    expect(restarts).toBe(1);
+    expect(shown).toBe(result.text);
+    expect(longest).toBe(SAMPLE_ENHANCED_TEXT.text);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('asks again after an in-stream error event once text was shown (2 calls)', async () => {
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json.slice(0, 40), 9)) writeSse(res, chatChunk({ content: piece }));
+      writeSse(res, openAiError('The server had an error while processing your request.', 'server_error'));
+      res.end();
+    }, 1);
+    server.on('POST', '/v1/chat/completions', (_req, res) => {
+      openSse(res);
+      for (const piece of pieces(json, 9)) writeSse(res, chatChunk({ content: piece }));
+      writeSse(res, chatChunk({}, 'stop'));
+      writeSse(res, '[DONE]');
+      res.end();
+    });
+    let shown = '';
+    let restarts = 0;
+    const result = await provider().enhancer.enhance(input(), (chunk) => (shown += chunk), () => {
+      restarts += 1;
+      shown = '';
+    });
+    expect(restarts).toBe(1);
+    expect(shown).toBe(result.text);
+    expect(server.requests).toHaveLength(2);
+  });
+});

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../../server/config.js';
 import type { ProviderCapabilities } from '../../../../server/providers/capabilities.js';
-import { readProviderConfig } from '../../../../server/providers/provider-config.js';
+import { DEFAULT_MODELS, readProviderConfig } from '../../../../server/providers/provider-config.js';
 import { createProviderRegistry } from '../../../../server/providers/registry.js';
 
 /** Stand-ins for the built-in engine: the registry only hands them out, it never calls them. */
@@ -29,16 +29,29 @@ describe('provider settings', () => {
   it('refuses at start an OpenAI image model that cannot edit images, naming the models that can', () => {
     const message = configError({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: 'dall-e-3' });
     expect(message).toMatch(/OPENAI_IMAGE_MODEL: dall-e-3 cannot edit images/);
+    expect(message).toMatch(/gpt-image-2\.5-sunburst/);
     expect(message).toMatch(/gpt-image-1\.5/);
-    expect(message).toMatch(/dall-e-2/);
     // The same behind a gateway: dall-e-3 is known not to edit.
     expect(configError({ OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'http://gateway.lan/v1', OPENAI_IMAGE_MODEL: 'dall-e-3' })).toMatch(/dall-e-3/);
     // On OpenAI itself an unknown name is refused too; a gateway may name its models as it likes.
     expect(configError({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: 'flux-dev' })).toMatch(/flux-dev cannot edit images/);
     expect(readProviderConfig({ OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'http://gateway.lan/v1', OPENAI_IMAGE_MODEL: 'flux-dev' }).openai?.imageModel).toBe('flux-dev');
-    for (const model of ['gpt-image-1', 'gpt-image-1.5', 'gpt-image-1-mini', 'gpt-image-2', 'chatgpt-image-latest', 'dall-e-2']) {
+    for (const model of ['gpt-image-2.5-sunburst', 'gpt-image-2.5-flare-2026-09-08', 'gpt-image-1.5', 'gpt-image-1-mini', 'gpt-image-2', 'chatgpt-image-latest']) {
       expect(readProviderConfig({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: model }).openai?.imageModel).toBe(model);
     }
+  });
+
+  it('refuses at start, on OpenAI itself, the image models OpenAI no longer serves, naming the successors', () => {
+    const shutDown = configError({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: 'gpt-image-1' });
+    expect(shutDown).toMatch(/OPENAI_IMAGE_MODEL: gpt-image-1 was shut down on 23 Oct 2026/);
+    expect(shutDown).toMatch(/gpt-image-2\.5-sunburst, gpt-image-2\.5-flare/);
+    expect(configError({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: 'dall-e-2' })).toMatch(/dall-e-2 was retired on 12 May 2026/);
+    // A gateway may still serve them.
+    for (const model of ['gpt-image-1', 'dall-e-2']) {
+      expect(readProviderConfig({ OPENAI_API_KEY: 'sk', OPENAI_BASE_URL: 'http://gateway.lan/v1', OPENAI_IMAGE_MODEL: model }).openai?.imageModel).toBe(model);
+    }
+    // The default passes the same check.
+    expect(readProviderConfig({ OPENAI_API_KEY: 'sk', OPENAI_IMAGE_MODEL: DEFAULT_MODELS.openaiImage }).openai?.imageModel).toBe('gpt-image-2.5-sunburst');
   });
 
   it('serves everything locally without keys', () => {
@@ -92,7 +105,7 @@ describe('provider settings', () => {
   });
 
   it('gives OpenAI an image model by default only on OpenAI itself', () => {
-    expect(readProviderConfig({ OPENAI_API_KEY: 'sk' }).openai?.imageModel).toBe('gpt-image-1');
+    expect(readProviderConfig({ OPENAI_API_KEY: 'sk' }).openai?.imageModel).toBe('gpt-image-2.5-sunburst');
     const lan = readProviderConfig({ OPENAI_API_KEY: 'ollama', OPENAI_BASE_URL: 'http://192.168.1.20:11434/v1', OPENAI_TEXT_MODEL: 'qwen2.5vl' });
     expect(lan.openai).toEqual({ apiKey: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', textModel: 'qwen2.5vl', imageModel: undefined });
     // The LAN box serves the text side; images stay local.
