@@ -280,8 +280,6 @@ export interface ProviderSetupCheck {
 }
 
 export interface ProviderCapabilities {
-  /** Optional: checks the provider's setup once the server is ready (logged, and shown in the settings). */
-  checkSetup?: () => Promise<ProviderSetupCheck>;
   analyser?: Analyser;
   imageGenerator?: ImageGenerator;
   promptWriter?: PromptWriter;

@@ -26,9 +26,12 @@ export interface ProviderRegistry {
   setupChecks: (() => Promise<ProviderSetupCheck>)[];
 }
 
+/** An adapter as built here: its capabilities, and a check of its own setup when it has one. */
+type BuiltAdapter = ProviderCapabilities & { checkSetup?: () => Promise<ProviderSetupCheck> };
+
 export function createProviderRegistry(config: ProviderConfig, local: ProviderCapabilities): ProviderRegistry {
-  const built = new Map<ProviderId, ProviderCapabilities>([['local', local]]);
-  const adapter = (provider: ProviderId): ProviderCapabilities => {
+  const built = new Map<ProviderId, BuiltAdapter>([['local', local]]);
+  const adapter = (provider: ProviderId): BuiltAdapter => {
     let capabilities = built.get(provider);
     if (!capabilities) {
       capabilities = buildCloudAdapter(provider as CloudProviderId, config, local);
@@ -54,7 +57,7 @@ export function createProviderRegistry(config: ProviderConfig, local: ProviderCa
   return { ...chosen, setupChecks };
 }
 
-function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig, local: ProviderCapabilities): ProviderCapabilities {
+function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig, local: ProviderCapabilities): BuiltAdapter {
   const missing = () => new Error(`${provider} serves a capability but has no settings`);
   switch (provider) {
     case 'gemini': {

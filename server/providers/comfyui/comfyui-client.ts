@@ -54,8 +54,11 @@ export class ComfyClient {
     return this.connection.token ? { authorization: `Bearer ${this.connection.token}` } : {};
   }
 
-  /** One request; transport trouble and HTTP errors become ProviderErrors. */
-  private async send(what: string, path: string, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  /**
+   * One request; transport trouble becomes a ProviderError. A GET whose kept-alive connection was
+   * closed under it (ComfyUI restarted) is sent once more on a new one before it counts as unreachable.
+   */
+  private async send(what: string, path: string, init: RequestInit & { signal: AbortSignal }, retried = false): Promise<Response> {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {
@@ -65,6 +68,8 @@ export class ComfyClient {
         signal: AbortSignal.any([init.signal, deadline]),
       });
     } catch (error) {
+      const reset = !init.signal.aborted && !deadline.aborted && /closed|ECONNRESET|socket/i.test(String((error as Error).cause ?? ''));
+      if (reset && !retried && (init.method ?? 'GET') === 'GET') return this.send(what, path, init, true);
       if (init.signal.aborted) throw new ProviderError('cancelled', 'cancelled', { provider: PROVIDER, cause: error });
       if (deadline.aborted) throw new ProviderError('timeout', `ComfyUI did not answer ${what} within ${this.timeoutMs} ms`, { provider: PROVIDER, cause: error });
       const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';

@@ -6,6 +6,7 @@
 // fails on its own (each-candidate.ts). A cancel takes the prompts still waiting off the queue
 // and interrupts the one running.
 import { ProviderError, type Aspect, type GeneratedImage, type ImageGenerator, type InputImage, type TaskProgress } from '../capabilities.js';
+import sharp from 'sharp';
 import { eachCandidate } from '../shared/each-candidate.js';
 import { pickImageInputs, prepareImage, readGeneratedImage } from '../shared/images.js';
 import { candidateImagePrompt, candidateShot } from '../shared/instructions.js';
@@ -24,14 +25,24 @@ export interface ComfyImageContext {
   runs: ComfyRuns;
 }
 
-/** Uploads the images and answers their names, in order. */
-export async function uploadImages(context: ComfyImageContext, images: InputImage[], signal: AbortSignal): Promise<string[]> {
-  const names: string[] = [];
+export interface Uploaded {
+  /** The name LoadImage takes. */
+  name: string;
+  width?: number;
+  height?: number;
+}
+
+/** Uploads the images and answers their names (and sizes, for an 'auto' aspect), in order. */
+export async function uploadImages(context: ComfyImageContext, images: InputImage[], signal: AbortSignal): Promise<Uploaded[]> {
+  const uploaded: Uploaded[] = [];
   for (const image of images) {
     const prepared = await prepareImage(image, INPUT, PROVIDER);
-    names.push(await context.client.uploadImage(prepared.data, prepared.mimeType, signal));
+    const meta = await sharp(prepared.data).metadata();
+    const turned = (meta.orientation ?? 1) >= 5;
+    const name = await context.client.uploadImage(prepared.data, prepared.mimeType, signal);
+    uploaded.push({ name, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height });
   }
-  return names;
+  return uploaded;
 }
 
 export interface OneRun {
@@ -62,8 +73,9 @@ export function createComfyImageGenerator(context: ComfyImageContext, workflow: 
     async generateImages(input, onImage) {
       const sources = pickImageInputs(input.sources);
       if (sources.length === 0) throw new ProviderError('invalid_request', 'the ComfyUI image workflow edits reference images, and none were given', { provider: PROVIDER });
-      const names = await uploadImages(context, sources, input.signal);
-      const size = imageSize(input.aspect, sources[0]);
+      const uploaded = await uploadImages(context, sources, input.signal);
+      const names = uploaded.map((u) => u.name);
+      const size = imageSize(input.aspect, uploaded[0]);
       const { images, failures } = await eachCandidate(
         input.count,
         CONCURRENT_CANDIDATES,
@@ -90,10 +102,10 @@ export async function editOneImage(
   workflow: Workflow,
   request: { source: InputImage; prompt: string; aspect: Aspect; signal: AbortSignal },
 ): Promise<GeneratedImage> {
-  const [name] = await uploadImages(context, [request.source], request.signal);
+  const [uploaded] = await uploadImages(context, [request.source], request.signal);
   const data = await runForOneFile(context, {
     workflow,
-    fill: { images: referenceSlots([name!]), prompt: request.prompt, seed: randomSeed(), size: imageSize(request.aspect, request.source) },
+    fill: { images: referenceSlots([uploaded!.name]), prompt: request.prompt, seed: randomSeed(), size: imageSize(request.aspect, uploaded) },
     signal: request.signal,
   });
   return readGeneratedImage(data, PROVIDER);
