@@ -89,9 +89,10 @@ for (const db of databaseKinds) {
       });
       const last = events.at(-1) as { type: string; data: { images: (SeededImage & { model: string })[] } };
       expect(last.type).toBe('complete');
-      images = last.data.images;
-      expect(images.filter((i) => i.status === 'completed')).toHaveLength(6);
-      expect(images[0]!.model).toBe('comfyui:image-edit');
+      const made = last.data.images;
+      images = made;
+      expect(made.filter((i) => i.status === 'completed')).toHaveLength(6);
+      expect(made[0]!.model).toBe('comfyui:image-edit');
       expect(promptsQueued() - queuedBefore).toBe(6);
       const messages = events.filter((e) => e.type === 'progress').map((e) => String(e.message));
       expect(messages.some((m) => /^Sampling: step \d+ of 20$/.test(m))).toBe(true);
