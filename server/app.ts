@@ -25,6 +25,7 @@ import { registerHistoryRoutes } from './modules/generation/history-routes.js';
 import { registerImageGroup } from './modules/generation/image-group.js';
 import { configuredProviders } from './modules/generation/registry-providers.js';
 import { registerVideoRoutes } from './modules/generation/video-routes.js';
+import { registerEnginesRoute } from './modules/generation/engines-route.js';
 import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
 import { registerFileRoutes } from './storage/file-routes.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
@@ -161,6 +162,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.decorate('generationUploads', generation.uploads);
   app.decorate('jobs', generation.runner);
   app.addHook('onReady', async () => generation.runner.start());
+  // Not awaited: a ComfyUI box still booting must not hold the server's start.
+  app.addHook('onReady', async () => void generation.engines.run());
   app.addHook('preClose', async () => generation.runner.stop());
   app.addHook('onClose', async () => generation.files.close?.());
   await app.register(
@@ -172,6 +175,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerPromptsRoutes(main, services.prompts);
       registerHistoryRoutes(main, generation);
       registerVideoRoutes(main, generation);
+      registerEnginesRoute(main, generation);
       registerFileRoutes(main, { files: generation.files, links: generation.links, now: services.now });
     },
     { prefix: mainPrefix },

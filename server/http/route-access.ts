@@ -52,6 +52,8 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /user/video-generations/:id': TOOL_ROLES.history,
     'POST /user/video-generations/:id/retry': TOOL_ROLES.videoGeneration,
     'POST /user/video-generations/:id/cancel': TOOL_ROLES.videoGeneration,
+    // Which engine serves each capability and what its setup check found (the settings page).
+    'GET /generation/engines': 'signed-in',
     // The link's HMAC signature and expiry are the check (links are only made for the owner's rows).
     'GET /files/:id/:name': 'public',
   },

@@ -113,6 +113,19 @@ export interface Analyser {
   analyse(input: AnalyseInput, onText: (chunk: string) => void, onRestart?: () => void): Promise<AnalysisResult>;
 }
 
+/**
+ * What a self-hosted engine (ComfyUI) says while it works: its place in the queue, or how far the
+ * current stage is (sampler steps, video frames). Cloud providers say nothing of the kind.
+ */
+export interface TaskProgress {
+  /** 0..1 of the whole task, when it can be told. */
+  fraction?: number;
+  /** Tasks ahead of this one in the engine's queue (0: next). */
+  queueAhead?: number;
+  /** The stage running now, counted in its own unit. */
+  stage?: { unit: 'steps' | 'frames'; value: number; max: number };
+}
+
 export interface ImageGenerationInput {
   prompt: string;
   /** Model and pattern images, or the image being regenerated. */
@@ -123,6 +136,8 @@ export interface ImageGenerationInput {
   /** Facts of an earlier analysis, when there was one. */
   analysis?: AnalysisData;
   signal: AbortSignal;
+  /** Optional: how candidate `index` is coming along, for an adapter that can tell (ComfyUI). */
+  onProgress?: (index: number, progress: TaskProgress) => void;
 }
 
 /** A candidate the provider did not make, and why (a safety block, or a rate limit left for later). */
@@ -199,7 +214,7 @@ export interface VideoRequest {
 }
 
 export type VideoTaskState =
-  | { state: 'queued' | 'processing' }
+  | { state: 'queued' | 'processing'; progress?: TaskProgress }
   | {
       state: 'succeeded';
       /** The provider's file id, when it has one (MiniMax). */
@@ -215,6 +230,12 @@ export interface VideoGenerator {
   pollVideo(taskId: string, signal: AbortSignal): Promise<VideoTaskState>;
   /** How long to wait between polls. */
   readonly pollIntervalMs: number;
+  /**
+   * Optional: stops the task at the provider when a person cancels it (or its run timed out), so
+   * it stops using the provider's machine. Best effort; never called on a server shutdown, since
+   * the next process resumes watching the task.
+   */
+  cancelVideo?(taskId: string, signal: AbortSignal): Promise<void>;
   /**
    * Optional: the durations (seconds) each kind and resolution allows, when the provider restricts
    * them, so a form can offer only those; a kind or resolution missing here is not offered. A
@@ -272,6 +293,16 @@ export interface Enhancer {
    * result's text. onRestart: as for Analyser.analyse.
    */
   enhance(input: EnhanceInput, onText?: (chunk: string) => void, onRestart?: () => void): Promise<EnhanceResult>;
+}
+
+/** What a provider found of its own setup (a self-hosted engine: node types and models it lacks). */
+export interface ProviderSetupCheck {
+  provider: string;
+  /** False: the provider could not be asked (the problem says why). */
+  reachable: boolean;
+  /** In the provider's words, naming what is missing; empty when all is there. */
+  problems: string[];
+  checkedAt: string;
 }
 
 export interface ProviderCapabilities {

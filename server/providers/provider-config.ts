@@ -2,11 +2,14 @@
 // and which adapter serves each capability (GENERATION_*). Checked like server/config.ts: a bad
 // value stops the server at start with a message naming the variable. Without keys everything is
 // served by the built-in `local` engine.
+import path from 'node:path';
 import { z } from 'zod';
 // A cycle with config.ts, which calls readProviderConfig; ConfigError is only used at call time.
 import { ConfigError } from '../config.js';
+import { loadWorkflow, SHIPPED_WORKFLOWS, WorkflowError, type WorkflowKind } from './comfyui/comfyui-workflow.js';
+import type { ComfyWorkflowFiles } from './comfyui/comfyui-provider.js';
 
-export const PROVIDER_IDS = ['local', 'gemini', 'openai', 'minimax', 'kling'] as const;
+export const PROVIDER_IDS = ['local', 'gemini', 'openai', 'minimax', 'kling', 'comfyui'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 export type CloudProviderId = Exclude<ProviderId, 'local'>;
 
@@ -45,6 +48,8 @@ export interface ProviderConfig {
   openai?: { apiKey: string; baseUrl?: string; textModel: string; imageModel?: string };
   minimax?: { apiKey: string; baseUrl: string; videoModel: string };
   kling?: { accessKey: string; secretKey: string; baseUrl: string; videoModel: string };
+  /** A self-hosted ComfyUI server and the workflow file of each capability. */
+  comfyui?: { baseUrl: string; token?: string; workflows: ComfyWorkflowFiles };
   /** The adapter serving each capability. */
   serve: Record<CapabilityName, ProviderId>;
 }
@@ -81,6 +86,12 @@ const providerEnvSchema = z.object({
   KLING_SECRET_KEY: optionalString,
   KLING_BASE_URL: baseUrl,
   KLING_VIDEO_MODEL: model(DEFAULT_MODELS.klingVideo),
+  COMFYUI_URL: baseUrl,
+  COMFYUI_TOKEN: optionalString,
+  COMFYUI_WORKFLOW_IMAGES: optionalString,
+  COMFYUI_WORKFLOW_ENHANCE: optionalString,
+  COMFYUI_WORKFLOW_VIDEO: optionalString,
+  COMFYUI_WORKFLOW_VIDEO_FIRST_LAST: optionalString,
   GENERATION_ANALYSE: providerChoice,
   GENERATION_IMAGES: providerChoice,
   GENERATION_PROMPTS: providerChoice,
@@ -100,6 +111,8 @@ export function capabilitiesOf(provider: ProviderId, config: Omit<ProviderConfig
     case 'minimax':
     case 'kling':
       return ['video'];
+    case 'comfyui':
+      return ['images', 'video', 'enhance'];
   }
 }
 
@@ -108,10 +121,11 @@ const KEY_VARIABLES: Record<CloudProviderId, string> = {
   openai: 'OPENAI_API_KEY',
   minimax: 'MINIMAX_API_KEY',
   kling: 'KLING_ACCESS_KEY and KLING_SECRET_KEY',
+  comfyui: 'COMFYUI_URL',
 };
 
-/** Cloud adapters in the order a capability's default is looked for. */
-const DEFAULT_ORDER: CloudProviderId[] = ['gemini', 'openai', 'minimax', 'kling'];
+/** Cloud adapters in the order a capability's default is looked for (ComfyUI last: a cloud key set next to it wins unless GENERATION_* says otherwise). */
+const DEFAULT_ORDER: CloudProviderId[] = ['gemini', 'openai', 'minimax', 'kling', 'comfyui'];
 
 export function readProviderConfig(env: Record<string, string | undefined> = process.env): ProviderConfig {
   const parsed = providerEnvSchema.safeParse(env);
@@ -127,6 +141,17 @@ export function readProviderConfig(env: Record<string, string | undefined> = pro
   if (Boolean(e.KLING_ACCESS_KEY) !== Boolean(e.KLING_SECRET_KEY)) {
     problems.push(e.KLING_ACCESS_KEY ? 'KLING_SECRET_KEY: required when KLING_ACCESS_KEY is set' : 'KLING_ACCESS_KEY: required when KLING_SECRET_KEY is set');
   }
+  const comfyWorkflows = e.COMFYUI_URL
+    ? comfyWorkflowFiles(
+        {
+          images: e.COMFYUI_WORKFLOW_IMAGES,
+          enhance: e.COMFYUI_WORKFLOW_ENHANCE ?? e.COMFYUI_WORKFLOW_IMAGES,
+          video: e.COMFYUI_WORKFLOW_VIDEO,
+          videoFirstLast: e.COMFYUI_WORKFLOW_VIDEO_FIRST_LAST,
+        },
+        problems,
+      )
+    : undefined;
   const adapters: Omit<ProviderConfig, 'serve'> = {
     ...(e.GEMINI_API_KEY
       ? { gemini: { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, textModel: e.GEMINI_TEXT_MODEL, imageModel: e.GEMINI_IMAGE_MODEL } }
@@ -154,6 +179,9 @@ export function readProviderConfig(env: Record<string, string | undefined> = pro
           },
         }
       : {}),
+    ...(e.COMFYUI_URL && comfyWorkflows
+      ? { comfyui: { baseUrl: e.COMFYUI_URL, ...(e.COMFYUI_TOKEN ? { token: e.COMFYUI_TOKEN } : {}), workflows: comfyWorkflows } }
+      : {}),
   };
   const serve = {} as Record<CapabilityName, ProviderId>;
   for (const capability of CAPABILITY_NAMES) {
@@ -174,6 +202,33 @@ export function readProviderConfig(env: Record<string, string | undefined> = pro
   }
   if (problems.length > 0) throw configError(problems);
   return { ...adapters, serve };
+}
+
+const COMFY_WORKFLOW_SLOTS: { slot: keyof ComfyWorkflowFiles; kind: WorkflowKind; variable: string }[] = [
+  { slot: 'images', kind: 'images', variable: 'COMFYUI_WORKFLOW_IMAGES' },
+  { slot: 'enhance', kind: 'images', variable: 'COMFYUI_WORKFLOW_ENHANCE' },
+  { slot: 'video', kind: 'video', variable: 'COMFYUI_WORKFLOW_VIDEO' },
+  { slot: 'videoFirstLast', kind: 'video-first-last-frame', variable: 'COMFYUI_WORKFLOW_VIDEO_FIRST_LAST' },
+];
+
+/**
+ * The workflow file of each ComfyUI capability (the shipped one unless a variable names another),
+ * each read and checked now: a file that is missing, not in API format, or without the node
+ * titles its capability needs stops the server at start, naming the variable.
+ */
+function comfyWorkflowFiles(chosen: Partial<Record<keyof ComfyWorkflowFiles, string>>, problems: string[]): ComfyWorkflowFiles {
+  const files = {} as ComfyWorkflowFiles;
+  for (const { slot, kind, variable } of COMFY_WORKFLOW_SLOTS) {
+    const file = chosen[slot] ? path.resolve(chosen[slot]) : SHIPPED_WORKFLOWS[kind];
+    files[slot] = file;
+    try {
+      loadWorkflow(file, kind);
+    } catch (error) {
+      if (!(error instanceof WorkflowError)) throw error;
+      problems.push(`${variable}: ${error.message}`);
+    }
+  }
+  return files;
 }
 
 /** OpenAI image models that edit images (images/edits), named in the message refusing one that cannot. */

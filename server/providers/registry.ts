@@ -1,7 +1,8 @@
 // The implementation serving each capability, as the provider settings chose it: a cloud adapter
 // built from its settings, or the built-in engine (passed in, so this module does not depend on
 // it), which is a local preview. Only the adapters something is served by are built.
-import type { Analyser, Enhancer, ImageGenerator, PromptWriter, ProviderCapabilities, VideoGenerator } from './capabilities.js';
+import type { Analyser, Enhancer, ImageGenerator, PromptWriter, ProviderCapabilities, ProviderSetupCheck, VideoGenerator } from './capabilities.js';
+import { createComfyProvider } from './comfyui/comfyui-provider.js';
 import { createGeminiProvider } from './gemini/gemini-provider.js';
 import { createKlingVideoGenerator } from './kling/kling-video-generator.js';
 import { createMinimaxVideoGenerator } from './minimax/minimax-video-generator.js';
@@ -21,14 +22,19 @@ export interface ProviderRegistry {
   promptWriter: ChosenCapability<PromptWriter>;
   videoGenerator: ChosenCapability<VideoGenerator>;
   enhancer: ChosenCapability<Enhancer>;
+  /** The setup checks of the adapters in use (ComfyUI's workflows against its nodes and models). */
+  setupChecks: (() => Promise<ProviderSetupCheck>)[];
 }
 
+/** An adapter as built here: its capabilities, and a check of its own setup when it has one. */
+type BuiltAdapter = ProviderCapabilities & { checkSetup?: () => Promise<ProviderSetupCheck> };
+
 export function createProviderRegistry(config: ProviderConfig, local: ProviderCapabilities): ProviderRegistry {
-  const built = new Map<ProviderId, ProviderCapabilities>([['local', local]]);
-  const adapter = (provider: ProviderId): ProviderCapabilities => {
+  const built = new Map<ProviderId, BuiltAdapter>([['local', local]]);
+  const adapter = (provider: ProviderId): BuiltAdapter => {
     let capabilities = built.get(provider);
     if (!capabilities) {
-      capabilities = buildCloudAdapter(provider as CloudProviderId, config);
+      capabilities = buildCloudAdapter(provider as CloudProviderId, config, local);
       built.set(provider, capabilities);
     }
     return capabilities;
@@ -40,16 +46,18 @@ export function createProviderRegistry(config: ProviderConfig, local: ProviderCa
     if (!implementation) throw new Error(`the ${provider} provider has no ${slot}, needed for ${capability}`);
     return { implementation, provider, localPreview: provider === 'local' };
   };
-  return {
+  const chosen = {
     analyser: choose('analyse', 'analyser'),
     imageGenerator: choose('images', 'imageGenerator'),
     promptWriter: choose('prompts', 'promptWriter'),
     videoGenerator: choose('video', 'videoGenerator'),
     enhancer: choose('enhance', 'enhancer'),
   };
+  const setupChecks = [...built.values()].flatMap((capabilities) => (capabilities.checkSetup ? [capabilities.checkSetup] : []));
+  return { ...chosen, setupChecks };
 }
 
-function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig): ProviderCapabilities {
+function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig, local: ProviderCapabilities): BuiltAdapter {
   const missing = () => new Error(`${provider} serves a capability but has no settings`);
   switch (provider) {
     case 'gemini': {
@@ -71,6 +79,13 @@ function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig): P
       if (!config.kling) throw missing();
       const { accessKey, secretKey, baseUrl, videoModel } = config.kling;
       return { videoGenerator: createKlingVideoGenerator({ accessKey, secretKey, baseUrl, model: videoModel }) };
+    }
+    case 'comfyui': {
+      if (!config.comfyui) throw missing();
+      const { baseUrl, token, workflows } = config.comfyui;
+      // ComfyUI makes pictures: the workshop's text items go to the built-in engine.
+      const comfy = createComfyProvider({ baseUrl, ...(token ? { token } : {}), workflows, ...(local.enhancer ? { textEnhancer: local.enhancer } : {}) });
+      return { imageGenerator: comfy.imageGenerator, videoGenerator: comfy.videoGenerator, enhancer: comfy.enhancer, checkSetup: () => comfy.checkSetup() };
     }
   }
 }

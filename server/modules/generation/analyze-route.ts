@@ -20,6 +20,7 @@ import { failureMessage } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { requireSlot } from './generation-providers.js';
 import type { GeneratedImageRow, GenerationRequestRow } from './generation-tables.js';
+import { engineProgressMessage } from './engine-progress.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
 import { parseAnalysis } from './stored-json.js';
 
@@ -216,6 +217,12 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
           case 'retrying':
             stream.send({ type: 'progress', progress, message: say('progress_generating'), retry_in_ms: event.delay_ms, reason: event.code });
             break;
+          case 'progress': {
+            // A candidate's queue position or steps on a self-hosted engine: the bar stays, the words say where it is.
+            const told = engineProgressMessage(event.detail, language);
+            if (told) stream.send({ type: 'progress', progress, message: told, ...(event.index !== undefined ? { index: event.index } : {}) });
+            break;
+          }
           case 'completed':
             await finish();
             break;

@@ -23,6 +23,7 @@ import { createViewBuilder } from './generation-views.js';
 import { regenerateJob } from './regenerate-job.js';
 import { videoJob } from './video-job.js';
 import { videoPromptsJob } from './video-prompts-job.js';
+import { createEngineChecks, type EngineChecks } from './engine-checks.js';
 
 /** How long a signed file link works (a history page opened now still shows its images tomorrow). */
 export const FILE_LINK_TTL_SECONDS = 24 * 3600;
@@ -43,6 +44,8 @@ export interface GenerationOverrides {
 
 export interface GenerationModule extends GenerationContext {
   runner: JobEngine;
+  /** The providers' setup checks: run once the app is ready, their findings logged and kept for the settings page. */
+  engines: EngineChecks;
 }
 
 export function createGenerationModule(o: {
@@ -78,6 +81,7 @@ export function createGenerationModule(o: {
       o.config.generationMaxInflightBytes,
       () => new AppError(503, 'uploads_busy', { retryAfterSeconds: UPLOADS_BUSY_RETRY_SECONDS }),
     ),
+    engines: createEngineChecks(o.providers.setupChecks ?? [], o.log),
   };
   for (const handler of [analysisJob, candidatesJob, regenerateJob, videoPromptsJob, videoJob]) {
     runner.register(handler(ctx));

@@ -7,6 +7,7 @@ import type {
   Enhancer,
   ImageGenerator,
   PromptWriter,
+  ProviderSetupCheck,
   VideoGenerator,
 } from '../../providers/capabilities.js';
 import { AppError } from '../../http/app-error.js';
@@ -25,6 +26,8 @@ export interface GenerationProviders {
   videoGenerator?: ProviderSlot<VideoGenerator>;
   /** Every enhancer the workshop offers, the default first. */
   enhancers?: ProviderSlot<Enhancer>[];
+  /** Setup checks of the providers in use, run once the server is ready (engines-route.ts). */
+  setupChecks?: (() => Promise<ProviderSetupCheck>)[];
 }
 
 export type CapabilityName = 'analyser' | 'imageGenerator' | 'promptWriter' | 'videoGenerator';

@@ -1,4 +1,5 @@
 // Job kinds of the generation service and the progress topics their streams watch.
+import type { TaskProgress } from '../../providers/capabilities.js';
 export const JOB_KINDS = {
   analysis: 'analysis',
   candidates: 'candidates',
@@ -26,7 +27,8 @@ export type GenerationEvent =
   | { type: 'analysed' }
   | { type: 'image_ready'; image_id: number; index: number; total: number }
   | { type: 'prompts_ready'; image_id: number }
-  | { type: 'progress'; progress: number }
+  /** detail: what a self-hosted engine told (queue position, sampler steps, frames); index: which candidate. */
+  | { type: 'progress'; progress: number; detail?: TaskProgress; index?: number }
   | { type: 'retrying'; delay_ms: number; code: string }
   | { type: 'completed' }
   | { type: 'failed'; error_code: string | null; error_key: string | null };

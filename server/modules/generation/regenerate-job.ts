@@ -44,6 +44,8 @@ export function regenerateJob(ctx: GenerationContext): JobHandler {
           language: lead.language as Language,
           ...(analysis ? { analysis } : {}),
           signal,
+          // A self-hosted engine tells each candidate's queue position and steps.
+          onProgress: (index, detail) => publish(topic, { type: 'progress', progress: 0, detail, index } satisfies GenerationEvent),
         },
         onSaved: (row, done, total) =>
           publish(topic, { type: 'image_ready', image_id: row.id, index: done, total } satisfies GenerationEvent),

@@ -17,6 +17,7 @@ import { openEventStream } from './event-stream.js';
 import { failureMessage, NO_FAILURE } from './failure.js';
 import type { GenerationContext } from './generation-context.js';
 import { requireSlot } from './generation-providers.js';
+import { engineProgressMessage } from './engine-progress.js';
 import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
 import { readFields } from './request-fields.js';
 
@@ -116,6 +117,9 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
                 message: say('progress_image_ready', { index: event.index, total: event.total }),
               });
               stream.send({ type: 'image_ready', source: 'gemini', image: view });
+            } else if (event.type === 'progress') {
+              const told = engineProgressMessage(event.detail, language);
+              if (told) stream.send({ type: 'progress', progress: 10, message: told });
             } else if (event.type === 'retrying') {
               stream.send({ type: 'progress', progress: 10, message: say('progress_generating'), retry_in_ms: event.delay_ms, reason: event.code });
             } else if (event.type === 'completed') {

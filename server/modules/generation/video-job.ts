@@ -71,6 +71,17 @@ export function videoJob(ctx: GenerationContext): JobHandler {
     };
   };
 
+  const cancelTask = async (id: number) => {
+    const row = await repo.video(id);
+    const slot = ctx.providers.videoGenerator;
+    if (!row?.task_id || row.status === 'completed' || !slot?.impl.cancelVideo || row.provider !== slot.provider) return;
+    try {
+      await slot.impl.cancelVideo(row.task_id, AbortSignal.timeout(15_000));
+    } catch (error) {
+      ctx.log.warn({ err: error, videoId: id }, 'the provider could not be told to stop the video task');
+    }
+  };
+
   return {
     kind: JOB_KINDS.video,
     lane: () => laneOf(ctx.providers.videoGenerator),
@@ -124,6 +135,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
       row = (await repo.video(row.id))!;
 
       let lastProgress = Number(row.progress);
+      let lastDetail = '';
       for (;;) {
         await abortableSleep(slot.impl.pollIntervalMs, signal);
         const state = await slot.impl.pollVideo(taskId!, signal);
@@ -151,21 +163,31 @@ export function videoJob(ctx: GenerationContext): JobHandler {
           send({ type: 'completed' });
           return;
         }
+        // A provider that tells how far it is (ComfyUI's steps) is believed; the others get the estimate.
+        const detail = state.progress;
         const elapsed = ctx.now().getTime() - Date.parse(startedAt);
-        const progress = Math.min(95, Math.max(2, Math.round(5 + (90 * elapsed) / EXPECTED_MS)));
-        if (progress !== lastProgress) {
-          lastProgress = progress;
+        const progress =
+          detail?.fraction !== undefined
+            ? Math.min(95, Math.max(2, Math.round(5 + 90 * detail.fraction)))
+            : Math.min(95, Math.max(2, Math.round(5 + (90 * elapsed) / EXPECTED_MS)));
+        const told = detail ? JSON.stringify(detail) : '';
+        if (progress !== lastProgress || told !== lastDetail) {
+          lastDetail = told;
           try {
-            mustMove(await repo.moveVideo(row.id, 'generating', { progress }), `video ${row.id}`);
-            send({ type: 'progress', progress });
+            if (progress !== lastProgress) mustMove(await repo.moveVideo(row.id, 'generating', { progress }), `video ${row.id}`);
+            send({ type: 'progress', progress, ...(detail ? { detail } : {}) });
           } catch (error) {
             // A progress figure that meets a database restart is skipped; the render goes on.
             if (!isDatabaseUnavailable(error)) throw error;
           }
+          lastProgress = progress;
         }
       }
     }),
-    async fail(job, error, _reason, publish) {
+    async fail(job, error, reason, publish) {
+      // A person cancelled it, or its run timed out: the provider's task stops using its machine
+      // (ComfyUI: off the queue, or interrupted). Not on a shutdown, which never comes here.
+      if (reason === 'cancelled' || (error instanceof ProviderError && error.kind === 'timeout')) await cancelTask(job.ref_id);
       // A finished video stays finished: a cancel that lands as it completes changes nothing.
       const failure = failureColumns(error, 'video_generation_failed');
       if (!(await repo.moveVideo(job.ref_id, 'failed', failure))) return;

@@ -13,6 +13,7 @@ import { validate } from '../../http/validate.js';
 import { openEventStream, STATE_CHECK_MS } from './event-stream.js';
 import type { GenerationContext } from './generation-context.js';
 import type { VideoGenerationRow } from './generation-tables.js';
+import { engineProgressMessage } from './engine-progress.js';
 import { topics, type GenerationEvent } from './job-topics.js';
 import { pageOf, pageQuerySchema } from './page-query.js';
 import { createVideosSchema, createVideoService, MAX_VIDEOS_PER_CALL } from './video-service.js';
@@ -83,7 +84,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
           query: eventsQuery,
           response: {
             description:
-              'data: {"type":"video","video"} (a snapshot, and again when one ends) | {"type":"progress","id","status","progress"} | {"type":"complete"}',
+              'data: {"type":"video","video"} (a snapshot, and again when one ends) | {"type":"progress","id","status","progress","message"?} | {"type":"complete"}',
             contentType: 'text/event-stream',
           },
         },
@@ -118,7 +119,8 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
             .then(async () => {
               if (stream.closed) return;
               if (event.type === 'progress') {
-                stream.send({ type: 'progress', id, status: 'generating', progress: event.progress });
+                const told = engineProgressMessage(event.detail, lang);
+                stream.send({ type: 'progress', id, status: 'generating', progress: event.progress, ...(told ? { message: told } : {}) });
               } else if (event.type === 'started') {
                 stream.send({ type: 'progress', id, status: 'generating', progress: 1 });
               } else if (event.type === 'retrying') {

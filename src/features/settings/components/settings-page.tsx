@@ -1,9 +1,10 @@
 // Settings (spec §2): personal info, security, theme, notifications, language, help center,
-// contact us, about, and logout.
+// contact us, the generation engines, about, and logout.
 import { useTranslation } from 'react-i18next';
 import { AboutSection } from './about-section';
 import { AppearanceSection } from './appearance-section';
 import { ContactSection } from './contact-section';
+import { EnginesSection } from './engines-section';
 import { HelpSection } from './help-section';
 import { LanguageSection } from './language-section';
 import { LogoutButton } from './logout-button';
@@ -30,6 +31,7 @@ export default function SettingsPage() {
         <OfflineSection />
         <HelpSection />
         <ContactSection />
+        <EnginesSection />
         <AboutSection />
       </div>
       <div className="settings__footer">

@@ -37,7 +37,8 @@ export function cancelVideo(id: number): Promise<VideoView> {
 
 export type VideoEvent =
   | { type: 'video'; video: VideoView }
-  | { type: 'progress'; id: number; status: string; progress?: number; retry_in_ms?: number }
+  /** message: what a self-hosted engine says (queue position, sampler steps, frames), in the user's language. */
+  | { type: 'progress'; id: number; status: string; progress?: number; message?: string; retry_in_ms?: number }
   | { type: 'complete' };
 
 export function streamVideoProgress(ids: number[], onEvent: (e: VideoEvent) => void, signal: AbortSignal): Promise<StreamOutcome> {

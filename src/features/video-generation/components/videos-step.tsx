@@ -76,6 +76,11 @@ function VideoCard({ video, onRetry, onCancel }: { video: VideoView; onRetry: (i
       {!isFinished(video.status) ? (
         <>
           <progress max={100} value={video.progress} aria-label={t('videoGeneration.videos.progress', { id: video.id })} />
+          {video.progress_message ? (
+            <p className="vg-muted" aria-live="polite" data-testid="video-progress-message">
+              {video.progress_message}
+            </p>
+          ) : null}
           <button type="button" className="btn btn--ghost vg-touch" onClick={() => onCancel(video.id)}>
             {t('videoGeneration.actions.cancel')}
           </button>

@@ -419,7 +419,14 @@ export function useWorkflowRuns(draft: VideoDraft | null, update: DraftUpdate, r
               update((x) => ({
                 ...x,
                 videos: x.videos.map((v) =>
-                  v.id === e.id ? { ...v, status: 'generating', progress: Math.max(v.progress, e.progress ?? v.progress) } : v,
+                  v.id === e.id
+                    ? {
+                        ...v,
+                        status: 'generating',
+                        progress: Math.max(v.progress, e.progress ?? v.progress),
+                        ...(e.message ? { progress_message: e.message } : {}),
+                      }
+                    : v,
                 ),
               }));
             }

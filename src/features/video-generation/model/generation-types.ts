@@ -54,6 +54,8 @@ export interface VideoView {
   url: string | null;
   thumbnail_url: string | null;
   error: { code: string; message: string } | null;
+  /** Client side only: the last progress words of the events stream ("Sampling: step 12 of 20"). */
+  progress_message?: string;
 }
 
 export type Aspect = 'square' | 'vertical' | 'horizontal' | 'auto';

@@ -1,5 +1,8 @@
 // Provider settings and the registry: which implementation serves each capability for a given
 // environment, and the messages a bad setting stops the server with.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../../server/config.js';
 import type { ProviderCapabilities } from '../../../../server/providers/capabilities.js';
@@ -117,7 +120,7 @@ describe('provider settings', () => {
 
   it('stops with a clear message naming each bad setting', () => {
     expect(configError({ GENERATION_VIDEO: 'sora' })).toBe(
-      'Invalid configuration:\n  GENERATION_VIDEO: must be one of local, gemini, openai, minimax, kling',
+      'Invalid configuration:\n  GENERATION_VIDEO: must be one of local, gemini, openai, minimax, kling, comfyui',
     );
     expect(configError({ GENERATION_ANALYSE: 'gemini' })).toMatch(/GENERATION_ANALYSE: gemini needs GEMINI_API_KEY/);
     expect(configError({ GEMINI_API_KEY: 'g', GENERATION_VIDEO: 'gemini', GENERATION_PROMPTS: 'kling' })).toMatch(
@@ -126,6 +129,35 @@ describe('provider settings', () => {
     expect(configError({ MINIMAX_API_KEY: 'mm', GENERATION_ANALYSE: 'minimax' })).toMatch(/GENERATION_ANALYSE: minimax does not offer analyse; it offers video/);
     expect(configError({ KLING_ACCESS_KEY: 'ak' })).toMatch(/KLING_SECRET_KEY: required when KLING_ACCESS_KEY is set/);
     expect(configError({ GEMINI_BASE_URL: 'generativelanguage.googleapis.com' })).toMatch(/GEMINI_BASE_URL: must be an http:\/\/ or https:\/\/ URL/);
+  });
+
+  it('ComfyUI: COMFYUI_URL with the shipped workflows serves images, video and the workshop; the text stays local', () => {
+    const config = readProviderConfig({ COMFYUI_URL: 'http://192.168.1.30:8188', COMFYUI_TOKEN: 'proxy', GENERATION_IMAGES: 'comfyui', GENERATION_VIDEO: 'comfyui', GENERATION_ENHANCE: 'comfyui' });
+    expect(config.serve).toEqual({ analyse: 'local', images: 'comfyui', prompts: 'local', video: 'comfyui', enhance: 'comfyui' });
+    expect(config.comfyui?.token).toBe('proxy');
+    expect(config.comfyui?.workflows.video).toMatch(/comfyui\/workflows\/video\.json$/);
+    const registry = createProviderRegistry(config, local);
+    expect(registry.imageGenerator).toMatchObject({ provider: 'comfyui', localPreview: false });
+    expect(registry.videoGenerator.implementation.cancelVideo).toBeTypeOf('function');
+    expect(registry.setupChecks).toHaveLength(1);
+    // A cloud key next to it wins by default; ComfyUI serves what nothing else offers.
+    expect(readProviderConfig({ COMFYUI_URL: 'http://gpu.lan:8188', GEMINI_API_KEY: 'g' }).serve).toMatchObject({ images: 'gemini', video: 'comfyui' });
+  });
+
+  it('ComfyUI: a missing URL, a missing workflow file or one without the titles it needs stops the server, naming the variable', () => {
+    expect(configError({ GENERATION_VIDEO: 'comfyui' })).toMatch(/GENERATION_VIDEO: comfyui needs COMFYUI_URL/);
+    expect(configError({ COMFYUI_URL: 'http://gpu.lan:8188', GENERATION_ANALYSE: 'comfyui' })).toMatch(/GENERATION_ANALYSE: comfyui does not offer analyse; it offers images, video, enhance/);
+    expect(configError({ COMFYUI_URL: 'http://gpu.lan:8188', COMFYUI_WORKFLOW_VIDEO: '/nowhere/wan.json' })).toMatch(/COMFYUI_WORKFLOW_VIDEO: cannot read \/nowhere\/wan\.json/);
+    const dir = mkdtempSync(path.join(tmpdir(), 'comfy-workflow-'));
+    const untitled = path.join(dir, 'untitled.json');
+    writeFileSync(untitled, JSON.stringify({ '1': { class_type: 'LoadImage', inputs: { image: 'a.png' }, _meta: { title: 'Load Image' } } }));
+    expect(configError({ COMFYUI_URL: 'http://gpu.lan:8188', COMFYUI_WORKFLOW_IMAGES: untitled })).toMatch(
+      /COMFYUI_WORKFLOW_IMAGES: .*untitled\.json: no node titled "image", "prompt", "output"/,
+    );
+    const ui = path.join(dir, 'ui.json');
+    writeFileSync(ui, JSON.stringify({ nodes: [], links: [] }));
+    expect(configError({ COMFYUI_URL: 'http://gpu.lan:8188', COMFYUI_WORKFLOW_VIDEO_FIRST_LAST: ui })).toMatch(/COMFYUI_WORKFLOW_VIDEO_FIRST_LAST: .*is a UI workflow; export it with "Export \(API\)"/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('is part of the server configuration, with the same error', () => {
