@@ -8,6 +8,7 @@ import { throttleAndTokenVersionMigration } from './migrations/0003-throttle-and
 import { generationMigration } from './migrations/0004-generation.js';
 import { upscaleReplaysMigration } from './migrations/0005-upscale-replays.js';
 import { upscaleJobsMigration } from './migrations/0006-upscale-jobs.js';
+import { jobWorkersMigration } from './migrations/0007-job-workers.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -18,6 +19,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0004-generation': generationMigration(dialect),
     '0005-upscale-replays': upscaleReplaysMigration(),
     '0006-upscale-jobs': upscaleJobsMigration(dialect),
+    '0007-job-workers': jobWorkersMigration(),
   };
 }
 

@@ -15,6 +15,11 @@
 //   cancelled in pg-boss and the worker running it is told by NOTIFY (and sees the state on its
 //   next check if the notification was missed).
 // - a graceful stop hands each running job back (a new job that may start at once, no retry used).
+// - a worker that dies is noticed by its heartbeat (worker-leases.ts): once it is older than
+//   staleMs, any process's sweep fails its active jobs in pg-boss (the engine's retry, at once) and
+//   another worker runs them; every settle is done only as the job's recorded owner, so a worker
+//   that was only slow finds its job gone, aborts and discards its result. pg-boss's expiry stays
+//   the last resort.
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
@@ -29,6 +34,7 @@ import type { PgListener } from '../pg-listener.js';
 import type { PgProgressBus, SqlExecutor } from '../pg-progress-bus.js';
 import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-share.js';
 import { fairPriority } from './fair-priority.js';
+import { DEFAULT_LEASES, WorkerLeases } from './worker-leases.js';
 
 export const LANE_QUEUE_PREFIX = 'loom-lane-';
 export const DEAD_QUEUE = 'loom-dead';
@@ -58,6 +64,12 @@ export interface PgBossQueueOptions {
   /** Engine retries after a worker died mid-job. */
   stallRetryLimit: number;
   maxWaitingPerUser: number;
+  /** The heartbeat of a process that runs jobs (default 10 s). */
+  heartbeatMs?: number;
+  /** A worker whose heartbeat is older than this has its active jobs handed back (default 30 s). */
+  workerStaleMs?: number;
+  /** How often every process looks for such workers (default 10 s). */
+  sweepMs?: number;
 }
 
 interface JobData {
@@ -113,10 +125,37 @@ export class PgBossQueue implements JobQueue {
   private ticking = false;
   private tickAgain = false;
   private unlisten: (() => void) | undefined;
+  private readonly leases: WorkerLeases;
 
   constructor(private readonly o: PgBossQueueOptions) {
     this.jobTable = `"${o.schema}".job`;
     this.wakeChannel = `loom_jobs_${o.schema}`.slice(0, 63);
+    this.leases = new WorkerLeases({
+      appDb: o.appDb,
+      boss: o.boss,
+      schema: o.schema,
+      workerId: this.workerId,
+      now: o.now,
+      log: o.log,
+      runsJobs: o.runsJobs,
+      heartbeatMs: o.heartbeatMs ?? DEFAULT_LEASES.heartbeatMs,
+      staleMs: o.workerStaleMs ?? DEFAULT_LEASES.staleMs,
+      sweepMs: o.sweepMs ?? DEFAULT_LEASES.sweepMs,
+      transactionDb,
+      onRecovered: async (queues) => {
+        for (const queue of queues) await this.o.sql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
+      },
+    });
+  }
+
+  /** This process's id in the workers table (its heartbeat) and as the owner of the jobs it runs. */
+  get id(): string {
+    return this.workerId;
+  }
+
+  /** One round of the dead-worker sweep (tests; it also runs every sweepMs). */
+  sweepDeadWorkers(): Promise<number> {
+    return this.leases.sweep();
   }
 
   register(handler: JobHandler): void {
@@ -127,6 +166,7 @@ export class PgBossQueue implements JobQueue {
     if (this.running) return;
     await this.o.boss.createQueue(DEAD_QUEUE);
     this.unlisten = await this.o.listener.listen(this.wakeChannel, (payload) => this.onNotice(payload));
+    await this.leases.start();
     this.running = true;
     if (!this.o.runsJobs) return;
     this.timer = setInterval(() => this.wake(), this.o.pollMs);
@@ -143,12 +183,15 @@ export class PgBossQueue implements JobQueue {
     const running = [...this.active.values()];
     for (const job of running) job.controller.abort('shutdown' satisfies StopReason);
     await Promise.race([Promise.all(running.map((j) => j.done)), delay(5000)]);
+    // Its row goes only when every job was handed back; else the sweep hands back the rest.
+    await this.leases.stop(this.active.size === 0);
   }
 
   /** A process that dies: nothing is settled or handed back (tests; the engine's expiry recovers). */
   abandon(): void {
     this.running = false;
     clearInterval(this.timer);
+    void this.leases.stop(false);
     this.unlisten?.();
     for (const job of this.active.values()) job.controller.abort('crash' satisfies StopReason);
   }
@@ -297,8 +340,9 @@ export class PgBossQueue implements JobQueue {
       priority: o.priority,
       expireInSeconds: o.expireInSeconds,
       retryLimit: this.o.stallRetryLimit,
-      retryDelay: 1,
-      retryBackoff: true,
+      // These retries are only for a worker that died (ours go through replace()): at once.
+      retryDelay: 0,
+      retryBackoff: false,
       deadLetter: DEAD_QUEUE,
       ...(o.startAfter ? { startAfter: o.startAfter } : {}),
     });
@@ -374,22 +418,30 @@ export class PgBossQueue implements JobQueue {
       const lane = name.slice(LANE_QUEUE_PREFIX.length);
       const free = this.o.concurrency(lane) - (this.lanes.get(lane) ?? 0);
       if (free <= 0) continue;
-      const jobs = await this.o.boss.fetch<JobData>(name, { batchSize: free, includeMetadata: true, priority: true });
+      // Taken and recorded as this worker's in one transaction.
+      const jobs = await this.leases.claim(name, (db) =>
+        this.o.boss.fetch<JobData>(name, { batchSize: free, includeMetadata: true, priority: true, db }),
+      );
+      if (!this.running) {
+        // Stopped meanwhile: straight back to the queue.
+        for (const job of jobs) await this.leases.asOwner(job.id, (db) => this.o.boss.fail(name, job.id, { outcome: 'handed-back' }, { db }));
+        return;
+      }
       for (const job of jobs) this.launch(job, name, lane);
     }
     if (this.running) await this.drainDead();
   }
 
-  /** Cancelled elsewhere, or expired and taken over: stop running it here. */
+  /** Cancelled elsewhere, or handed back (this worker was thought gone) and maybe taken by another: stop running it here. */
   private async checkRunning(): Promise<void> {
     if (this.active.size === 0) return;
     const ids = [...this.active.keys()];
-    const r = await this.o.sql(`SELECT id::text AS id, state::text AS state FROM ${this.jobTable} WHERE id = ANY($1::uuid[])`, [ids]);
-    const states = new Map((r.rows as { id: string; state: string }[]).map((row) => [row.id, row.state]));
+    const states = await this.leases.states(ids);
     for (const id of ids) {
-      const state = states.get(id);
-      if (state === 'active') continue;
-      this.active.get(id)?.controller.abort((state === 'cancelled' ? 'cancel' : 'lost') satisfies StopReason);
+      const job = states.get(id);
+      if (job?.state === 'active' && job.owner === this.workerId) continue;
+      const cancelled = job?.state === 'cancelled' && job.owner === this.workerId;
+      this.active.get(id)?.controller.abort((cancelled ? 'cancel' : 'lost') satisfies StopReason);
     }
   }
 
@@ -405,8 +457,8 @@ export class PgBossQueue implements JobQueue {
   private launch(job: PgBoss.JobWithMetadata<JobData>, queue: string, lane: string): void {
     const handler = this.handlers.get(job.data.kind);
     if (!handler) {
-      void this.o.boss
-        .complete(queue, job.id, { outcome: 'failed', error: `no handler for ${job.data.kind}` })
+      void this.leases
+        .asOwner(job.id, (db) => this.o.boss.complete(queue, job.id, { outcome: 'failed', error: `no handler for ${job.data.kind}` }, { db }))
         .catch(() => undefined);
       return;
     }
@@ -458,12 +510,13 @@ export class PgBossQueue implements JobQueue {
       return;
     }
     if (ok) {
-      await this.o.boss.complete(queue, job.id, { outcome: 'completed' });
+      const mine = await this.leases.asOwner(job.id, (db) => this.o.boss.complete(queue, job.id, { outcome: 'completed' }, { db }));
+      if (!mine) this.o.log.warn({ jobId: job.id, kind: job.data.kind }, 'job result discarded: another worker took the job over');
       return;
     }
     if (reason === 'cancel') {
-      await this.o.boss.cancel(queue, job.id);
-      await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
+      const mine = await this.leases.asOwner(job.id, (db) => this.o.boss.cancel(queue, job.id, { db }));
+      if (mine) await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
       return;
     }
     const failure = reason === 'timeout' ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`) : error;
@@ -482,9 +535,10 @@ export class PgBossQueue implements JobQueue {
       }
     }
     if (!(failure instanceof ProviderError)) this.o.log.error({ err: failure, jobId: job.id, kind: job.data.kind }, 'job failed');
-    const r = await this.o.boss.complete(queue, job.id, { outcome: 'failed', error: text });
-    if (affected(r)) await handler.fail(row, failure, 'error', publish);
+    const mine = await this.leases.asOwner(job.id, (db) => this.o.boss.complete(queue, job.id, { outcome: 'failed', error: text }, { db }));
+    if (mine && affected(mine.value)) await handler.fail(row, failure, 'error', publish);
   }
+
 
   /** Completes this attempt and sends the next one in one transaction; false when the job was no longer ours. */
   private async replace(
@@ -495,8 +549,8 @@ export class PgBossQueue implements JobQueue {
     startAfter?: Date,
   ): Promise<boolean> {
     const handler = this.handlers.get(data.kind);
-    return this.o.appDb.transaction().execute(async (trx) => {
-      const db = transactionDb(trx);
+    // Only as the job's owner: a worker that lost it sends no second job.
+    const mine = await this.leases.asOwner(job.id, async (db) => {
       const r = await this.o.boss.complete(queue, job.id, { outcome }, { db });
       if (!affected(r)) return false;
       await this.send(db, queue, data, {
@@ -507,6 +561,7 @@ export class PgBossQueue implements JobQueue {
       await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
       return true;
     });
+    return mine?.value ?? false;
   }
 
   private async failRow(id: string, data: JobData, error: unknown, reason: FailReason): Promise<void> {

@@ -68,6 +68,8 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
     if (!(await d.table.start(id, d.workerId))) return;
     const topic = upscaleTopic(id);
     const began = Date.now();
+    // False when another worker took the job meanwhile: its input is that worker's to remove.
+    let ended = true;
     try {
       const data = await d.inputs.get(row.input_ref);
       if (!data) throw new Error(`the input of upscale job ${id} is gone`);
@@ -98,17 +100,25 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
         },
       });
       // The row first, then the event: a replica that missed the notification reads the row.
-      if (await d.table.complete(id, outcome, Date.now() - began))
+      const ms = Date.now() - began;
+      if (await d.table.complete(id, outcome, ms, d.workerId)) {
+        d.log.info({ upscaleJobId: id, workerId: d.workerId, ms }, 'upscale job done');
         ctx.publish(topic, { type: 'done', outcome } satisfies UpscaleJobEvent);
+      } else {
+        ended = false;
+        // Another worker took the job while this one was thought gone: its answer stands, not ours.
+        d.log.warn({ upscaleJobId: id, workerId: d.workerId, ms }, 'upscale job result discarded: the job is no longer this worker\'s');
+      }
     } catch (error) {
       // Cancelled, handed back at shutdown, or a crash: the queue decides (fail() or another run).
       if (ctx.signal.aborted) throw error;
       // The engine refused the image or failed: answered as the in-process path answers, not retried.
       const failure = toStoredFailure(error, d.errorContext);
       if (failure.status >= 500) d.log.error({ err: error, jobId: id }, 'upscale job failed');
-      if (await d.table.fail(id, failure)) ctx.publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
+      ended = await d.table.fail(id, failure, d.workerId);
+      if (ended) ctx.publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
     }
-    await d.inputs.remove(row.input_ref).catch(() => undefined);
+    if (ended) await d.inputs.remove(row.input_ref).catch(() => undefined);
   };
 
   const fail: JobHandler['fail'] = async (job, error, reason, publish) => {
@@ -174,7 +184,7 @@ export class UpscaleWorkerPresence {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.o.table.removeWorker(this.o.workerId).catch(() => undefined);
+    await this.o.table.retireWorker(this.o.workerId).catch(() => undefined);
   }
 
   private async beat(): Promise<void> {

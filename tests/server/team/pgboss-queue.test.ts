@@ -5,6 +5,7 @@ import pino from 'pino';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
+import { migrateToLatest } from '../../../server/db/migrate.js';
 import type { JobHandler } from '../../../server/jobs/job-handler.js';
 import type { JobRow } from '../../../server/jobs/job-table.js';
 import { fairPriority } from '../../../server/jobs/pgboss/fair-priority.js';
@@ -91,6 +92,8 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     schema = uniqueSchema();
     bossSchema = `${schema}_jobs`;
     db = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema });
+    // The workers table and the job owners (the app migrates before its job engine starts).
+    await migrateToLatest(db);
     engines = [];
     runs = [];
     failures = [];
