@@ -97,6 +97,9 @@ interface ActiveJob {
 }
 
 const iso = (d: Date) => d.toISOString();
+/** Tries at recording a job's end (a database restart takes seconds), waiting 0.5, 1, 1.5, ... s between. */
+const SETTLE_TRIES = 8;
+const SETTLE_RETRY_MS = 500;
 const keyOf = (kind: string, refId: number) => `${kind}:${refId}`;
 /** pg-boss ids are UUIDs; the interface speaks numbers: the first 48 bits, stable for logs. */
 const numericId = (uuid: string) => parseInt(uuid.replace(/-/g, '').slice(0, 12), 16);
@@ -434,6 +437,7 @@ export class PgBossQueue implements JobQueue {
 
   /** Cancelled elsewhere, or handed back (this worker was thought gone) and maybe taken by another: stop running it here. */
   private async checkRunning(): Promise<void> {
+    await this.handBackOrphans();
     if (this.active.size === 0) return;
     const ids = [...this.active.keys()];
     const states = await this.leases.states(ids);
@@ -442,6 +446,17 @@ export class PgBossQueue implements JobQueue {
       if (job?.state === 'active' && job.owner === this.workerId) continue;
       const cancelled = job?.state === 'cancelled' && job.owner === this.workerId;
       this.active.get(id)?.controller.abort((cancelled ? 'cancel' : 'lost') satisfies StopReason);
+    }
+  }
+
+  /**
+   * Jobs recorded as this worker's that it no longer runs (their end could not be recorded, e.g.
+   * while the database restarted): handed back to pg-boss at once, so another run finishes them.
+   */
+  private async handBackOrphans(): Promise<void> {
+    for (const orphan of await this.leases.ownedBesides(new Set(this.active.keys()))) {
+      const back = await this.leases.asOwner(orphan.jobId, (db) => this.o.boss.fail(orphan.queue, orphan.jobId, { outcome: 'orphaned' }, { db }));
+      if (back) this.o.log.warn({ jobId: orphan.jobId }, 'a job whose end could not be recorded was handed back to the queue');
     }
   }
 
@@ -480,10 +495,21 @@ export class PgBossQueue implements JobQueue {
         clearTimeout(timeout);
       }
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
-      try {
-        await this.settle(job, queue, row, handler, ok, reason, error, publish);
-      } catch (e) {
-        this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+      // The database may be restarting: the end is recorded again a few times before giving up
+      // (each try is one transaction, so a failed one left nothing behind). Past that, the job is
+      // still this worker's in job_owners but runs nowhere: the next check hands it back.
+      for (let tries = 1; ; tries++) {
+        try {
+          await this.settle(job, queue, row, handler, ok, reason, error, publish);
+          break;
+        } catch (e) {
+          if (tries >= SETTLE_TRIES) {
+            this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
+            break;
+          }
+          this.o.log.warn({ err: e, jobId: job.id, tries }, 'could not record the end of a job yet; trying again');
+          await delay(SETTLE_RETRY_MS * tries);
+        }
       }
     })().finally(() => {
       this.active.delete(job.id);

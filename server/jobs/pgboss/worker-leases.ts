@@ -129,6 +129,14 @@ export class WorkerLeases {
     return new Map(r.map((row) => [row.id, { state: row.state, owner: row.owner }]));
   }
 
+  /** Jobs recorded as this worker's besides `running` (the ones it runs). */
+  async ownedBesides(running: Set<string>): Promise<{ jobId: string; queue: string }[]> {
+    const rows = await this.run<{ job_id: string; queue: string }>(`SELECT job_id, queue FROM job_owners WHERE worker_id = $1`, [
+      this.o.workerId,
+    ]);
+    return rows.filter((r) => !running.has(r.job_id)).map((r) => ({ jobId: r.job_id, queue: r.queue }));
+  }
+
   get owner(): string {
     return this.o.workerId;
   }

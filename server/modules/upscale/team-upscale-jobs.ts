@@ -6,6 +6,7 @@
 // (slots and models, which the API replicas read) and the sweep of inputs a crash left behind.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobHandler } from '../../jobs/job-handler.js';
+import { ProviderError } from '../../providers/capabilities.js';
 import type { DurableReplays } from './durable-replays.js';
 import { replayTtlMs } from './idempotent-results.js';
 import type { InputStore } from './input-store.js';
@@ -61,11 +62,19 @@ export function toStoredFailure(error: unknown, ctx: ErrorContext): StoredFailur
 export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
   const run: JobHandler['run'] = async (ctx) => {
     const id = ctx.job.ref_id;
-    const row = await d.table.get(id);
-    // Cancelled (or answered) before a worker took it: nothing to do.
-    if (!row || !ACTIVE_STATUSES.includes(row.status)) return;
     if (!d.service) throw new Error('this process runs no upscale engines');
-    if (!(await d.table.start(id, d.workerId))) return;
+    let row: Awaited<ReturnType<UpscaleJobTable['get']>>;
+    try {
+      row = await d.table.get(id);
+      // Cancelled (or answered) before a worker took it: nothing to do.
+      if (!row || !ACTIVE_STATUSES.includes(row.status)) return;
+      if (!(await d.table.start(id, d.workerId))) return;
+    } catch (error) {
+      // The database is away for a moment (a restart): the queue runs the job again after a wait.
+      throw new ProviderError('unavailable', `the database did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // With "upscale job done" (or its discard), what an operator counts runs per image with.
+    d.log.info({ upscaleJobId: id, workerId: d.workerId, attempt: ctx.attempt }, 'upscale job started');
     const topic = upscaleTopic(id);
     const began = Date.now();
     // False when another worker took the job meanwhile: its input is that worker's to remove.
@@ -101,7 +110,8 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
       });
       // The row first, then the event: a replica that missed the notification reads the row.
       const ms = Date.now() - began;
-      if (await d.table.complete(id, outcome, ms, d.workerId)) {
+      // Kept through a database restart: the image is not made again for a write that failed.
+      if (await persist(() => d.table.complete(id, outcome, ms, d.workerId), ctx.signal)) {
         d.log.info({ upscaleJobId: id, workerId: d.workerId, ms }, 'upscale job done');
         ctx.publish(topic, { type: 'done', outcome } satisfies UpscaleJobEvent);
       } else {
@@ -115,7 +125,7 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
       // The engine refused the image or failed: answered as the in-process path answers, not retried.
       const failure = toStoredFailure(error, d.errorContext);
       if (failure.status >= 500) d.log.error({ err: error, jobId: id }, 'upscale job failed');
-      ended = await d.table.fail(id, failure, d.workerId);
+      ended = await persist(() => d.table.fail(id, failure, d.workerId), ctx.signal);
       if (ended) ctx.publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
     }
     if (ended) await d.inputs.remove(row.input_ref).catch(() => undefined);
@@ -141,6 +151,18 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
     // Batch images rank below every single upscale and round-robin across users (fair-priority.ts).
     { kind: UPSCALE_BATCH_KIND, jobClass: 'batch', ...common },
   ];
+}
+
+/** A write the database may refuse for a moment (a restart takes seconds): tried again for about 20 s. */
+async function persist<T>(write: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (tries >= 8 || signal.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * tries));
+    }
+  }
 }
 
 /** Removes inputs a crash left behind: old, and no unfinished job needs them. */

@@ -168,7 +168,8 @@ describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat
 
   it('stops a worker that was only slow (its heartbeat lapsed) once another took its job, and refuses its late result', async () => {
     // Its heartbeat is written at start and then not for ten minutes: to the others it looks dead.
-    const slow = engine('slow', true, { heartbeatMs: 600_000 });
+    // One slot, held by its stubborn run: it takes nothing else meanwhile.
+    const slow = engine('slow', true, { heartbeatMs: 600_000, concurrency: () => 1 });
     await slow.start();
     // Does not even stop when told: its completion must be refused.
     holds.set('slow', { release: () => undefined, stubborn: true });
@@ -188,6 +189,22 @@ describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat
     expect(await jobStates('analysis:4')).toEqual(['completed']);
     expect(runs.map((r) => r.engine)).toEqual(['slow', 'other']);
     expect(failures).toBe(0);
+  }, 30_000);
+
+  it('hands back a job a live worker owns but no longer runs (its end could not be recorded), and it runs once more', async () => {
+    const api = engine('api', false);
+    await api.start();
+    await api.enqueue({ kind: 'analysis', refId: 6, userId: 3 });
+    // The state a database restart can leave: the job is active and recorded as the worker's, but
+    // the worker's run ended without its end being written.
+    const worker = engine('worker', true);
+    const [job] = await api.boss.fetch<unknown>('loom-lane-test', { batchSize: 1 });
+    expect(job).toBeDefined();
+    await sql`INSERT INTO job_owners (job_id, worker_id, queue, started_at)
+              VALUES (${job!.id}, ${worker.workerId}, 'loom-lane-test', ${new Date().toISOString()})`.execute(db.kysely);
+    await worker.start();
+    await until(async () => jobStates('analysis:6'), (s) => s.length === 1 && s[0] === 'completed', 10_000);
+    expect(runs.map((r) => r.engine)).toEqual(['worker']);
   }, 30_000);
 
   it('sweeps once when two processes sweep at the same moment', async () => {
