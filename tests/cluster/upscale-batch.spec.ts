@@ -162,6 +162,14 @@ async function allCompleted(page: Page, started: number, prefix: string): Promis
   try {
     await expect(completed(page)).toHaveCount(BATCH, { timeout: 120_000 });
   } catch (error) {
+    const failedCards = await page.locator('[data-testid="result-card"][data-status="failed"]').allInnerTexts();
+    console.log(`failed cards: ${JSON.stringify(failedCards)}`);
+    if (prefix !== 'single') {
+      const refused = cluster.lb.accessLog().filter((e) => e.status >= 400);
+      console.log(`refused through nginx: ${JSON.stringify(refused.slice(-10))}`);
+      for (const r of cluster.replicas())
+        console.log(`--- ${r.name} ---\n${r.log().split('\n').filter((l) => l.startsWith('{')).slice(-10).join('\n')}`);
+    }
     if (prefix !== 'single') {
       const open = (await jobRows(prefix)).filter((r) => r.status !== 'completed');
       console.log(`unfinished rows: ${JSON.stringify(open)}`);
