@@ -167,7 +167,7 @@ export class PgBossQueue implements JobQueue {
 
   async start(): Promise<void> {
     if (this.running) return;
-    await this.o.boss.createQueue(DEAD_QUEUE);
+    await this.createQueueOnce(DEAD_QUEUE, {});
     this.unlisten = await this.o.listener.listen(this.wakeChannel, (payload) => this.onNotice(payload));
     await this.leases.start();
     this.running = true;
@@ -325,10 +325,28 @@ export class PgBossQueue implements JobQueue {
   private async ensureQueue(lane: string): Promise<string> {
     const queue = laneQueue(lane);
     if (!this.queues.has(queue)) {
-      await this.o.boss.createQueue(queue, { name: queue, policy: 'standard', deadLetter: DEAD_QUEUE });
+      await this.createQueueOnce(queue, { name: queue, policy: 'standard', deadLetter: DEAD_QUEUE });
       this.queues.add(queue);
     }
     return queue;
+  }
+
+  /**
+   * pg-boss makes a table partition per queue; processes creating queues at once (the first jobs
+   * of a lane landing on two replicas) deadlock, and one of them was refused (a 500). They take
+   * turns under an advisory lock of their own, and a queue another process made is not made again.
+   */
+  private async createQueueOnce(name: string, options: PgBoss.Queue | Record<string, never>): Promise<void> {
+    if (await this.o.boss.getQueue(name)) return;
+    const key = `loom-pgboss-queues:${this.o.schema}`;
+    await this.o.appDb.connection().execute(async (conn) => {
+      await conn.executeQuery(CompiledQuery.raw('SELECT pg_advisory_lock(hashtext($1))', [key]));
+      try {
+        if (!(await this.o.boss.getQueue(name))) await this.o.boss.createQueue(name, options as PgBoss.Queue);
+      } finally {
+        await conn.executeQuery(CompiledQuery.raw('SELECT pg_advisory_unlock(hashtext($1))', [key])).catch(() => undefined);
+      }
+    });
   }
 
   private async send(

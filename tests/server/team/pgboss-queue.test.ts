@@ -145,6 +145,19 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     await until(async () => seen, (s) => s.some((e) => e.topic === 3 && e.type === 'completed'));
   });
 
+  it('creates a new lane\'s queue when several replicas enqueue its first jobs at the same moment', async () => {
+    // pg-boss makes a partition per queue: two processes creating one at once could deadlock and
+    // the enqueue answered 500 (the first upscales of a fresh team, landing on both replicas).
+    const replicas = [engine('api-1', false), engine('api-2', false), engine('api-3', false)];
+    for (const r of replicas) await r.start();
+    const lanes = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6'];
+    for (const r of replicas) for (const lane of lanes) r.register({ ...handlers('x')[0]!, kind: `k-${lane}`, lane: () => lane });
+    const results = await Promise.allSettled(
+      lanes.flatMap((lane, l) => replicas.map((r, i) => r.enqueue({ kind: `k-${lane}`, refId: 100 + l * 10 + i, userId: 9 }))),
+    );
+    expect(results.filter((x) => x.status === 'rejected').map((x) => String((x as PromiseRejectedResult).reason))).toEqual([]);
+  });
+
   it('leaves no job when the transaction that enqueued it rolls back, and one job for a row enqueued twice', async () => {
     const api = engine('api', false);
     await api.start();
