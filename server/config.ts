@@ -106,6 +106,8 @@ const envSchema = z.object({
   ),
   // Generation jobs one user may have waiting, per class (interactive / batch); more answer 429.
   JOB_MAX_WAITING_PER_USER: int(50, 1, 100_000),
+  // Team mode: a worker whose heartbeat is older than this has its running jobs run by another.
+  WORKER_STALE_SECONDS: int(30, 1, 3_600),
   STATIC_DIR: z.preprocess(emptyToUndefined, z.string().default('./dist')),
   SMS_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   SMS_WEBHOOK_TOKEN: optionalString,
@@ -159,6 +161,8 @@ export interface AppConfig {
     concurrency?: Record<string, number>;
     /** Jobs one user may have waiting (team mode; beyond it a 429). */
     maxWaitingPerUser: number;
+    /** Team mode: a worker silent this long is taken for dead; its running jobs go to another. */
+    workerStaleSeconds: number;
   };
   admin?: { account: string; password?: string };
   logLevel: string;
@@ -242,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       schema: e.PGBOSS_SCHEMA,
       ...(e.JOB_CONCURRENCY ? { concurrency: parseConcurrency(e.JOB_CONCURRENCY) } : {}),
       maxWaitingPerUser: e.JOB_MAX_WAITING_PER_USER,
+      workerStaleSeconds: e.WORKER_STALE_SECONDS,
     },
     admin: e.ADMIN_ACCOUNT ? { account: e.ADMIN_ACCOUNT, password: e.ADMIN_PASSWORD } : undefined,
     logLevel: e.LOG_LEVEL,

@@ -9,6 +9,7 @@ import { generationMigration } from './migrations/0004-generation.js';
 import { upscaleReplaysMigration } from './migrations/0005-upscale-replays.js';
 import { upscaleJobsMigration } from './migrations/0006-upscale-jobs.js';
 import { wordedLabelsAndTextChangesMigration } from './migrations/0007-worded-labels-and-text-changes.js';
+import { jobWorkersMigration } from './migrations/0008-job-workers.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -20,6 +21,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0005-upscale-replays': upscaleReplaysMigration(),
     '0006-upscale-jobs': upscaleJobsMigration(dialect),
     '0007-worded-labels-and-text-changes': wordedLabelsAndTextChangesMigration(),
+    '0008-job-workers': jobWorkersMigration(),
   };
 }
 

@@ -15,11 +15,15 @@ export interface JobEngine extends JobQueue {
   register(handler: JobHandler): void;
   start(): void | Promise<void>;
   stop(): Promise<void>;
+  /** Team mode: this process's row in the workers table (its heartbeat) and the owner of its jobs. */
+  readonly workerId?: string;
 }
 
 /** Settings tests change: the runner's, and team mode's expiry and maintenance pace. */
 export type RunnerOverrides = Partial<Omit<JobRunnerOptions, 'db' | 'now' | 'log'>>;
-export type TeamOverrides = Partial<Pick<TeamEngineOptions, 'maintenanceIntervalSeconds' | 'expireGraceSeconds' | 'stallRetryLimit'>>;
+export type TeamOverrides = Partial<
+  Pick<TeamEngineOptions, 'maintenanceIntervalSeconds' | 'expireGraceSeconds' | 'stallRetryLimit' | 'heartbeatMs' | 'sweepMs' | 'workerStaleMs'>
+>;
 
 /** lane → limit from JOB_CONCURRENCY, falling back to '*' and then to the runner's defaults. */
 export function concurrencyFrom(limits: Record<string, number> | undefined): (lane: string) => number {
@@ -67,6 +71,15 @@ export function createJobEngine(o: {
     backoff: settings.backoff,
     maxRunMs: settings.maxRunMs,
     maxWaitingPerUser: o.config.jobs.maxWaitingPerUser,
+    // WORKER_STALE_SECONDS: a dead worker's jobs run elsewhere within it plus one sweep.
+    ...leasePace(o.config.jobs.workerStaleSeconds),
     ...o.team,
   });
+}
+
+/** Heartbeat and sweep at a third of the threshold (at most every 10 s). */
+export function leasePace(staleSeconds: number): { workerStaleMs: number; heartbeatMs: number; sweepMs: number } {
+  const workerStaleMs = staleSeconds * 1000;
+  const pace = Math.min(10_000, Math.max(200, Math.floor(workerStaleMs / 3)));
+  return { workerStaleMs, heartbeatMs: pace, sweepMs: pace };
 }

@@ -170,9 +170,28 @@ export class JobRunner implements JobQueue {
       .returning('id')
       .executeTakeFirstOrThrow();
     // Inside a transaction the row is not visible yet: on SQLite the tick waits for the commit, on
-    // PostgreSQL the next poll finds it.
+    // PostgreSQL it would wait for the next poll; a follow-up wakes the runner once it is committed.
     this.wake();
+    if (options?.trx) this.wakeWhenVisible(Number(row.id));
     return Number(row.id);
+  }
+
+  /**
+   * Looks for a job written in a caller's transaction after 5, 10, 20, ... ms (each a read of one
+   * row outside that transaction) and wakes the runner as soon as it is committed; gives up at the
+   * poll interval (the poll finds it then, or it was rolled back).
+   */
+  private wakeWhenVisible(id: number, delayMs = 5): void {
+    if (!this.running || delayMs >= this.o.pollMs) return;
+    setTimeout(() => {
+      void this.o.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('id', '=', id)
+        .executeTakeFirst()
+        .then((seen) => (seen ? this.wake() : this.wakeWhenVisible(id, delayMs * 2)))
+        .catch(() => undefined);
+    }, delayMs).unref();
   }
 
   async cancel(kind: string, refId: number): Promise<CancelOutcome> {

@@ -15,6 +15,11 @@
 //   cancelled in pg-boss and the worker running it is told by NOTIFY (and sees the state on its
 //   next check if the notification was missed).
 // - a graceful stop hands each running job back (a new job that may start at once, no retry used).
+// - a worker that dies is noticed by its heartbeat (worker-leases.ts): once it is older than
+//   staleMs, any process's sweep fails its active jobs in pg-boss (the engine's retry, at once) and
+//   another worker runs them; every settle is done only as the job's recorded owner, so a worker
+//   that was only slow finds its job gone, aborts and discards its result. pg-boss's expiry stays
+//   the last resort.
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
@@ -30,6 +35,7 @@ import type { PgListener } from '../pg-listener.js';
 import type { PgProgressBus, SqlExecutor } from '../pg-progress-bus.js';
 import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-share.js';
 import { fairPriority } from './fair-priority.js';
+import { DEFAULT_LEASES, WorkerLeases } from './worker-leases.js';
 
 export const LANE_QUEUE_PREFIX = 'loom-lane-';
 /** Tries to record a job's end while the database does not answer (about a minute in all). */
@@ -61,6 +67,12 @@ export interface PgBossQueueOptions {
   /** Engine retries after a worker died mid-job. */
   stallRetryLimit: number;
   maxWaitingPerUser: number;
+  /** The heartbeat of a process that runs jobs (default 10 s). */
+  heartbeatMs?: number;
+  /** A worker whose heartbeat is older than this has its active jobs handed back (default 30 s). */
+  workerStaleMs?: number;
+  /** How often every process looks for such workers (default 10 s). */
+  sweepMs?: number;
 }
 
 interface JobData {
@@ -117,10 +129,37 @@ export class PgBossQueue implements JobQueue {
   private ticking = false;
   private tickAgain = false;
   private unlisten: (() => void) | undefined;
+  private readonly leases: WorkerLeases;
 
   constructor(private readonly o: PgBossQueueOptions) {
     this.jobTable = `"${o.schema}".job`;
     this.wakeChannel = `loom_jobs_${o.schema}`.slice(0, 63);
+    this.leases = new WorkerLeases({
+      appDb: o.appDb,
+      boss: o.boss,
+      schema: o.schema,
+      workerId: this.workerId,
+      now: o.now,
+      log: o.log,
+      runsJobs: o.runsJobs,
+      heartbeatMs: o.heartbeatMs ?? DEFAULT_LEASES.heartbeatMs,
+      staleMs: o.workerStaleMs ?? DEFAULT_LEASES.staleMs,
+      sweepMs: o.sweepMs ?? DEFAULT_LEASES.sweepMs,
+      transactionDb,
+      onRecovered: async (queues) => {
+        for (const queue of queues) await this.o.sql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
+      },
+    });
+  }
+
+  /** This process's id in the workers table (its heartbeat) and as the owner of the jobs it runs. */
+  get id(): string {
+    return this.workerId;
+  }
+
+  /** One round of the dead-worker sweep (tests; it also runs every sweepMs). */
+  sweepDeadWorkers(): Promise<number> {
+    return this.leases.sweep();
   }
 
   register(handler: JobHandler): void {
@@ -129,8 +168,9 @@ export class PgBossQueue implements JobQueue {
 
   async start(): Promise<void> {
     if (this.running) return;
-    await this.o.boss.createQueue(DEAD_QUEUE);
+    await this.createQueueOnce(DEAD_QUEUE, {});
     this.unlisten = await this.o.listener.listen(this.wakeChannel, (payload) => this.onNotice(payload));
+    await this.leases.start();
     this.running = true;
     if (!this.o.runsJobs) return;
     this.timer = setInterval(() => this.wake(), this.o.pollMs);
@@ -147,12 +187,15 @@ export class PgBossQueue implements JobQueue {
     const running = [...this.active.values()];
     for (const job of running) job.controller.abort('shutdown' satisfies StopReason);
     await Promise.race([Promise.all(running.map((j) => j.done)), delay(5000)]);
+    // Its row goes only when every job was handed back; else the sweep hands back the rest.
+    await this.leases.stop(this.active.size === 0);
   }
 
   /** A process that dies: nothing is settled or handed back (tests; the engine's expiry recovers). */
   abandon(): void {
     this.running = false;
     clearInterval(this.timer);
+    void this.leases.stop(false);
     this.unlisten?.();
     for (const job of this.active.values()) job.controller.abort('crash' satisfies StopReason);
   }
@@ -283,10 +326,28 @@ export class PgBossQueue implements JobQueue {
   private async ensureQueue(lane: string): Promise<string> {
     const queue = laneQueue(lane);
     if (!this.queues.has(queue)) {
-      await this.o.boss.createQueue(queue, { name: queue, policy: 'standard', deadLetter: DEAD_QUEUE });
+      await this.createQueueOnce(queue, { name: queue, policy: 'standard', deadLetter: DEAD_QUEUE });
       this.queues.add(queue);
     }
     return queue;
+  }
+
+  /**
+   * pg-boss makes a table partition per queue; processes creating queues at once (the first jobs
+   * of a lane landing on two replicas) deadlock, and one of them was refused (a 500). They take
+   * turns under an advisory lock of their own, and a queue another process made is not made again.
+   */
+  private async createQueueOnce(name: string, options: PgBoss.Queue | Record<string, never>): Promise<void> {
+    if (await this.o.boss.getQueue(name)) return;
+    const key = `loom-pgboss-queues:${this.o.schema}`;
+    await this.o.appDb.connection().execute(async (conn) => {
+      await conn.executeQuery(CompiledQuery.raw('SELECT pg_advisory_lock(hashtext($1))', [key]));
+      try {
+        if (!(await this.o.boss.getQueue(name))) await this.o.boss.createQueue(name, options as PgBoss.Queue);
+      } finally {
+        await conn.executeQuery(CompiledQuery.raw('SELECT pg_advisory_unlock(hashtext($1))', [key])).catch(() => undefined);
+      }
+    });
   }
 
   private async send(
@@ -301,8 +362,9 @@ export class PgBossQueue implements JobQueue {
       priority: o.priority,
       expireInSeconds: o.expireInSeconds,
       retryLimit: this.o.stallRetryLimit,
-      retryDelay: 1,
-      retryBackoff: true,
+      // These retries are only for a worker that died (ours go through replace()): at once.
+      retryDelay: 0,
+      retryBackoff: false,
       deadLetter: DEAD_QUEUE,
       ...(o.startAfter ? { startAfter: o.startAfter } : {}),
     });
@@ -384,9 +446,17 @@ export class PgBossQueue implements JobQueue {
       // fetch takes them first; the reserved slots are fetched for only while one waits.
       const reserve = capacity >= 2 ? DEFAULT_FAIR_SHARE.interactiveReserve : 0;
       const open = Math.max(0, Math.min(free, capacity - reserve - this.batchRunning(lane)));
-      const jobs = open > 0 ? await this.o.boss.fetch<JobData>(name, { batchSize: open, includeMetadata: true, priority: true }) : [];
+      // Taken and recorded as this worker's in one transaction.
+      const take = (batchSize: number) =>
+        this.leases.claim(name, (db) => this.o.boss.fetch<JobData>(name, { batchSize, includeMetadata: true, priority: true, db }));
+      const jobs = open > 0 ? await take(open) : [];
       const reserved = Math.min(free - jobs.length, await this.interactiveWaiting(name, free - jobs.length));
-      if (reserved > 0) jobs.push(...(await this.o.boss.fetch<JobData>(name, { batchSize: reserved, includeMetadata: true, priority: true })));
+      if (reserved > 0) jobs.push(...(await take(reserved)));
+      if (!this.running) {
+        // Stopped meanwhile: straight back to the queue.
+        for (const job of jobs) await this.leases.asOwner(job.id, (db) => this.o.boss.fail(name, job.id, { outcome: 'handed-back' }, { db }));
+        return;
+      }
       for (const job of jobs) this.launch(job, name, lane);
     }
     if (this.running) await this.drainDead();
@@ -409,16 +479,28 @@ export class PgBossQueue implements JobQueue {
     return Number(r.rows[0]?.n ?? 0);
   }
 
-  /** Cancelled elsewhere, or expired and taken over: stop running it here. */
+  /** Cancelled elsewhere, or handed back (this worker was thought gone) and maybe taken by another: stop running it here. */
   private async checkRunning(): Promise<void> {
+    await this.handBackOrphans();
     if (this.active.size === 0) return;
     const ids = [...this.active.keys()];
-    const r = await this.o.sql(`SELECT id::text AS id, state::text AS state FROM ${this.jobTable} WHERE id = ANY($1::uuid[])`, [ids]);
-    const states = new Map((r.rows as { id: string; state: string }[]).map((row) => [row.id, row.state]));
+    const states = await this.leases.states(ids);
     for (const id of ids) {
-      const state = states.get(id);
-      if (state === 'active') continue;
-      this.active.get(id)?.controller.abort((state === 'cancelled' ? 'cancel' : 'lost') satisfies StopReason);
+      const job = states.get(id);
+      if (job?.state === 'active' && job.owner === this.workerId) continue;
+      const cancelled = job?.state === 'cancelled' && job.owner === this.workerId;
+      this.active.get(id)?.controller.abort((cancelled ? 'cancel' : 'lost') satisfies StopReason);
+    }
+  }
+
+  /**
+   * Jobs recorded as this worker's that it no longer runs (their end could not be recorded, e.g.
+   * while the database restarted): handed back to pg-boss at once, so another run finishes them.
+   */
+  private async handBackOrphans(): Promise<void> {
+    for (const orphan of await this.leases.ownedBesides(new Set(this.active.keys()))) {
+      const back = await this.leases.asOwner(orphan.jobId, (db) => this.o.boss.fail(orphan.queue, orphan.jobId, { outcome: 'orphaned' }, { db }));
+      if (back) this.o.log.warn({ jobId: orphan.jobId }, 'a job whose end could not be recorded was handed back to the queue');
     }
   }
 
@@ -434,8 +516,8 @@ export class PgBossQueue implements JobQueue {
   private launch(job: PgBoss.JobWithMetadata<JobData>, queue: string, lane: string): void {
     const handler = this.handlers.get(job.data.kind);
     if (!handler) {
-      void this.o.boss
-        .complete(queue, job.id, { outcome: 'failed', error: `no handler for ${job.data.kind}` })
+      void this.leases
+        .asOwner(job.id, (db) => this.o.boss.complete(queue, job.id, { outcome: 'failed', error: `no handler for ${job.data.kind}` }, { db }))
         .catch(() => undefined);
       return;
     }
@@ -457,17 +539,19 @@ export class PgBossQueue implements JobQueue {
         clearTimeout(timeout);
       }
       const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
-      // The end is recorded once the database answers again (PostgreSQL restarting): a job left
-      // active would wait for the engine's expiry, its row unfinished until then.
+      // The database may be restarting: the end is recorded again a few times before giving up
+      // (each try is one transaction, so a failed one left nothing behind). Past that, the job is
+      // still this worker's in job_owners but runs nowhere: the next check hands it back.
       for (let tries = 1; ; tries += 1) {
         try {
           await this.settle(job, queue, row, handler, ok, reason, error, publish);
           break;
         } catch (e) {
-          if (!isDatabaseUnavailable(e) || tries >= SETTLE_TRIES || !this.running) {
+          if (!isDatabaseUnavailable(e) || tries >= SETTLE_TRIES) {
             this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
             break;
           }
+          this.o.log.warn({ err: e, jobId: job.id, tries }, 'could not record the end of a job yet; trying again');
           await delay(Math.min(5000, 200 * 2 ** tries));
         }
       }
@@ -496,12 +580,13 @@ export class PgBossQueue implements JobQueue {
       return;
     }
     if (ok) {
-      await this.o.boss.complete(queue, job.id, { outcome: 'completed' });
+      const mine = await this.leases.asOwner(job.id, (db) => this.o.boss.complete(queue, job.id, { outcome: 'completed' }, { db }));
+      if (!mine) this.o.log.warn({ jobId: job.id, kind: job.data.kind }, 'job result discarded: another worker took the job over');
       return;
     }
     if (reason === 'cancel') {
-      await this.o.boss.cancel(queue, job.id);
-      await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
+      const mine = await this.leases.asOwner(job.id, (db) => this.o.boss.cancel(queue, job.id, { db }));
+      if (mine) await handler.fail(row, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
       return;
     }
     const failure =
@@ -528,9 +613,10 @@ export class PgBossQueue implements JobQueue {
       }
     }
     if (!(failure instanceof ProviderError)) this.o.log.error({ err: failure, jobId: job.id, kind: job.data.kind }, 'job failed');
-    const r = await this.o.boss.complete(queue, job.id, { outcome: 'failed', error: text });
-    if (affected(r)) await handler.fail(row, failure, 'error', publish);
+    const mine = await this.leases.asOwner(job.id, (db) => this.o.boss.complete(queue, job.id, { outcome: 'failed', error: text }, { db }));
+    if (mine && affected(mine.value)) await handler.fail(row, failure, 'error', publish);
   }
+
 
   /** Completes this attempt and sends the next one in one transaction; false when the job was no longer ours. */
   private async replace(
@@ -541,8 +627,8 @@ export class PgBossQueue implements JobQueue {
     startAfter?: Date,
   ): Promise<boolean> {
     const handler = this.handlers.get(data.kind);
-    return this.o.appDb.transaction().execute(async (trx) => {
-      const db = transactionDb(trx);
+    // Only as the job's owner: a worker that lost it sends no second job.
+    const mine = await this.leases.asOwner(job.id, async (db) => {
       const r = await this.o.boss.complete(queue, job.id, { outcome }, { db });
       if (!affected(r)) return false;
       await this.send(db, queue, data, {
@@ -553,6 +639,7 @@ export class PgBossQueue implements JobQueue {
       await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
       return true;
     });
+    return mine?.value ?? false;
   }
 
   private async failRow(id: string, data: JobData, error: unknown, reason: FailReason): Promise<void> {

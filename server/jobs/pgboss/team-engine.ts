@@ -33,6 +33,11 @@ export interface TeamEngineOptions {
   stallRetryLimit?: number;
   maxWaitingPerUser?: number;
   poolSize?: number;
+  /** The heartbeat of a process that runs jobs, and how often every process sweeps for dead workers. */
+  heartbeatMs?: number;
+  sweepMs?: number;
+  /** A worker whose heartbeat is older than this has its active jobs run elsewhere (default 30 s). */
+  workerStaleMs?: number;
 }
 
 export class TeamJobEngine {
@@ -80,11 +85,19 @@ export class TeamJobEngine {
       expireGraceSeconds: o.expireGraceSeconds ?? 60,
       stallRetryLimit: o.stallRetryLimit ?? 3,
       maxWaitingPerUser: o.maxWaitingPerUser ?? DEFAULT_FAIR_SHARE.maxWaitingPerUser,
+      ...(o.heartbeatMs !== undefined ? { heartbeatMs: o.heartbeatMs } : {}),
+      ...(o.sweepMs !== undefined ? { sweepMs: o.sweepMs } : {}),
+      ...(o.workerStaleMs !== undefined ? { workerStaleMs: o.workerStaleMs } : {}),
     });
   }
 
   register(handler: JobHandler): void {
     this.queue.register(handler);
+  }
+
+  /** This process in the workers table, and the owner of the jobs it runs. */
+  get workerId(): string {
+    return this.queue.id;
   }
 
   async start(): Promise<void> {

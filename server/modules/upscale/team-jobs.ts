@@ -32,7 +32,8 @@ interface UpscaleJobsTable {
   finished_at: string | null;
 }
 
-interface UpscaleWorkersTable {
+/** Every process that runs jobs (migration 0007); slots and models are its upscale engines'. */
+interface WorkersTable {
   worker_id: string;
   slots: number;
   models_json: string;
@@ -40,7 +41,7 @@ interface UpscaleWorkersTable {
 }
 
 // Type aliases, not interfaces: withTables needs index-compatible record types.
-type TeamTables = { upscale_jobs: UpscaleJobsTable; upscale_workers: UpscaleWorkersTable };
+type TeamTables = { upscale_jobs: UpscaleJobsTable; workers: WorkersTable };
 
 export interface UpscaleJobRow {
   id: number;
@@ -224,24 +225,30 @@ export class UpscaleJobTable {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  async complete(id: number, outcome: UpscaleOutcome, durationMs: number): Promise<boolean> {
+  /**
+   * The worker that started the job records its answer; false when the job ended meanwhile or
+   * another worker has taken it since (this one was thought dead and its result is discarded).
+   */
+  async complete(id: number, outcome: UpscaleOutcome, durationMs: number, workerId: string): Promise<boolean> {
     const r = await this.db
       .updateTable('upscale_jobs')
       .set({ status: 'completed', outcome_json: JSON.stringify(outcome), duration_ms: Math.round(durationMs), finished_at: this.iso() })
       .where('id', '=', id)
       .where('status', '=', 'running')
+      .where('worker_id', '=', workerId)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
-  async fail(id: number, failure: StoredFailure): Promise<boolean> {
-    const r = await this.db
+  /** Marks an unfinished job failed; with `workerId`, only while that worker still runs it. */
+  async fail(id: number, failure: StoredFailure, workerId?: string): Promise<boolean> {
+    let q = this.db
       .updateTable('upscale_jobs')
       .set({ status: 'failed', error_json: JSON.stringify(failure), finished_at: this.iso() })
       .where('id', '=', id)
-      .where('status', 'in', ACTIVE_STATUSES)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+      .where('status', 'in', ACTIVE_STATUSES);
+    if (workerId !== undefined) q = q.where('worker_id', '=', workerId);
+    return Number((await q.executeTakeFirst()).numUpdatedRows) > 0;
   }
 
   async load(): Promise<QueueLoad> {
@@ -265,9 +272,11 @@ export class UpscaleJobTable {
         .limit(SAMPLES)
         .execute(),
       this.db
-        .selectFrom('upscale_workers')
+        .selectFrom('workers')
         .select([sql<string>`count(*)`.as('n'), sql<string>`coalesce(sum(slots), 0)`.as('slots')])
         .where('seen_at', '>', liveSince)
+        // Processes that run jobs but no upscale engines (or no longer) are not upscale workers.
+        .where('slots', '>', 0)
         .executeTakeFirstOrThrow(),
     ]);
     return {
@@ -284,19 +293,23 @@ export class UpscaleJobTable {
   async heartbeat(workerId: string, slots: number, models: EngineModel[]): Promise<void> {
     const values = { slots, models_json: JSON.stringify(models), seen_at: this.iso() };
     await this.db
-      .insertInto('upscale_workers')
+      .insertInto('workers')
       .values({ worker_id: workerId, ...values })
       .onConflict((oc) => oc.column('worker_id').doUpdateSet(values))
       .execute();
   }
 
-  async removeWorker(workerId: string): Promise<void> {
-    await this.db.deleteFrom('upscale_workers').where('worker_id', '=', workerId).execute();
+  /**
+   * A worker's engines close: it no longer counts as an upscale worker. Its row stays: the job
+   * engine's heartbeat keeps it until the engine has handed its jobs back.
+   */
+  async retireWorker(workerId: string): Promise<void> {
+    await this.db.updateTable('workers').set({ slots: 0, models_json: '[]' }).where('worker_id', '=', workerId).execute();
   }
 
   /** The models the workers have: those of the live ones, else the last any worker reported. */
   async models(): Promise<EngineModel[]> {
-    const rows = await this.db.selectFrom('upscale_workers').select(['models_json', 'seen_at']).orderBy('seen_at', 'desc').execute();
+    const rows = await this.db.selectFrom('workers').select(['models_json', 'seen_at']).orderBy('seen_at', 'desc').execute();
     const liveSince = new Date(this.now().getTime() - WORKER_LIVE_MS).toISOString();
     const lists = rows.map((r) => ({ live: r.seen_at > liveSince, models: JSON.parse(r.models_json) as EngineModel[] }));
     const live = lists.filter((l) => l.live && l.models.length > 0);
@@ -322,7 +335,7 @@ export class UpscaleJobTable {
   async sweep(before: Date): Promise<void> {
     const at = before.toISOString();
     await this.db.deleteFrom('upscale_jobs').where('status', 'not in', ACTIVE_STATUSES).where('finished_at', '<', at).execute();
-    await this.db.deleteFrom('upscale_workers').where('seen_at', '<', at).execute();
+    await this.db.deleteFrom('workers').where('seen_at', '<', at).execute();
   }
 }
 

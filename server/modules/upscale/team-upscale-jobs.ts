@@ -6,6 +6,7 @@
 // (slots and models, which the API replicas read) and the sweep of inputs a crash left behind.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobHandler } from '../../jobs/job-handler.js';
+import { ProviderError } from '../../providers/capabilities.js';
 import type { DurableReplays } from './durable-replays.js';
 import { replayTtlMs } from './idempotent-results.js';
 import type { InputStore } from './input-store.js';
@@ -61,13 +62,23 @@ export function toStoredFailure(error: unknown, ctx: ErrorContext): StoredFailur
 export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
   const run: JobHandler['run'] = async (ctx) => {
     const id = ctx.job.ref_id;
-    const row = await d.table.get(id);
-    // Cancelled (or answered) before a worker took it: nothing to do.
-    if (!row || !ACTIVE_STATUSES.includes(row.status)) return;
     if (!d.service) throw new Error('this process runs no upscale engines');
-    if (!(await d.table.start(id, d.workerId))) return;
+    let row: Awaited<ReturnType<UpscaleJobTable['get']>>;
+    try {
+      row = await d.table.get(id);
+      // Cancelled (or answered) before a worker took it: nothing to do.
+      if (!row || !ACTIVE_STATUSES.includes(row.status)) return;
+      if (!(await d.table.start(id, d.workerId))) return;
+    } catch (error) {
+      // The database is away for a moment (a restart): the queue runs the job again after a wait.
+      throw new ProviderError('unavailable', `the database did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // With "upscale job done" (or its discard), what an operator counts runs per image with.
+    d.log.info({ upscaleJobId: id, workerId: d.workerId, attempt: ctx.attempt }, 'upscale job started');
     const topic = upscaleTopic(id);
     const began = Date.now();
+    // False when another worker took the job meanwhile: its input is that worker's to remove.
+    let ended = true;
     try {
       const data = await d.inputs.get(row.input_ref);
       if (!data) throw new Error(`the input of upscale job ${id} is gone`);
@@ -98,17 +109,26 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
         },
       });
       // The row first, then the event: a replica that missed the notification reads the row.
-      if (await d.table.complete(id, outcome, Date.now() - began))
+      const ms = Date.now() - began;
+      // Kept through a database restart: the image is not made again for a write that failed.
+      if (await persist(() => d.table.complete(id, outcome, ms, d.workerId), ctx.signal)) {
+        d.log.info({ upscaleJobId: id, workerId: d.workerId, ms }, 'upscale job done');
         ctx.publish(topic, { type: 'done', outcome } satisfies UpscaleJobEvent);
+      } else {
+        ended = false;
+        // Another worker took the job while this one was thought gone: its answer stands, not ours.
+        d.log.warn({ upscaleJobId: id, workerId: d.workerId, ms }, 'upscale job result discarded: the job is no longer this worker\'s');
+      }
     } catch (error) {
       // Cancelled, handed back at shutdown, or a crash: the queue decides (fail() or another run).
       if (ctx.signal.aborted) throw error;
       // The engine refused the image or failed: answered as the in-process path answers, not retried.
       const failure = toStoredFailure(error, d.errorContext);
       if (failure.status >= 500) d.log.error({ err: error, jobId: id }, 'upscale job failed');
-      if (await d.table.fail(id, failure)) ctx.publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
+      ended = await persist(() => d.table.fail(id, failure, d.workerId), ctx.signal);
+      if (ended) ctx.publish(topic, { type: 'failed', failure } satisfies UpscaleJobEvent);
     }
-    await d.inputs.remove(row.input_ref).catch(() => undefined);
+    if (ended) await d.inputs.remove(row.input_ref).catch(() => undefined);
   };
 
   const fail: JobHandler['fail'] = async (job, error, reason, publish) => {
@@ -131,6 +151,18 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
     // Batch images rank below every single upscale and round-robin across users (fair-priority.ts).
     { kind: UPSCALE_BATCH_KIND, jobClass: 'batch', ...common },
   ];
+}
+
+/** A write the database may refuse for a moment (a restart takes seconds): tried again for about 20 s. */
+async function persist<T>(write: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (tries >= 8 || signal.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * tries));
+    }
+  }
 }
 
 /** Removes inputs a crash left behind: old, and no unfinished job needs them. */
@@ -174,7 +206,7 @@ export class UpscaleWorkerPresence {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.o.table.removeWorker(this.o.workerId).catch(() => undefined);
+    await this.o.table.retireWorker(this.o.workerId).catch(() => undefined);
   }
 
   private async beat(): Promise<void> {

@@ -79,7 +79,8 @@ function registerTeamUpscaleJobs(
   const table = new UpscaleJobTable(o.db.kysely, o.now);
   const inputs = createInputStore(config.storage, config.dataDir);
   const replays = new DurableReplays(o.db.kysely, o.now, (outcome) => o.store.has(outcome.resultId));
-  const workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  // The job engine's own id in team mode: one row per process in the workers table.
+  const workerId = o.jobs.workerId ?? `${process.pid}-${randomBytes(4).toString('hex')}`;
   const log: FastifyBaseLogger = app.log;
   for (const handler of upscaleJobHandlers({
     table,

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
+import { migrateToLatest } from '../../../server/db/migrate.js';
 import type { JobHandler } from '../../../server/jobs/job-handler.js';
 import type { JobRow } from '../../../server/jobs/job-table.js';
 import { fairPriority } from '../../../server/jobs/pgboss/fair-priority.js';
@@ -93,6 +94,8 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     schema = uniqueSchema();
     bossSchema = `${schema}_jobs`;
     db = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema });
+    // The workers table and the job owners (the app migrates before its job engine starts).
+    await migrateToLatest(db);
     engines = [];
     runs = [];
     failures = [];
@@ -142,6 +145,19 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     api.onProgress('t:3', (event) => seen.push({ ...event, topic: 3 }));
     await api.enqueue({ kind: 'echo', refId: 3 });
     await until(async () => seen, (s) => s.some((e) => e.topic === 3 && e.type === 'completed'));
+  });
+
+  it('creates a new lane\'s queue when several replicas enqueue its first jobs at the same moment', async () => {
+    // pg-boss makes a partition per queue: two processes creating one at once could deadlock and
+    // the enqueue answered 500 (the first upscales of a fresh team, landing on both replicas).
+    const replicas = [engine('api-1', false), engine('api-2', false), engine('api-3', false)];
+    for (const r of replicas) await r.start();
+    const lanes = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6'];
+    for (const r of replicas) for (const lane of lanes) r.register({ ...handlers('x')[0]!, kind: `k-${lane}`, lane: () => lane });
+    const results = await Promise.allSettled(
+      lanes.flatMap((lane, l) => replicas.map((r, i) => r.enqueue({ kind: `k-${lane}`, refId: 100 + l * 10 + i, userId: 9 }))),
+    );
+    expect(results.filter((x) => x.status === 'rejected').map((x) => String((x as PromiseRejectedResult).reason))).toEqual([]);
   });
 
   it('leaves no job when the transaction that enqueued it rolls back, and one job for a row enqueued twice', async () => {

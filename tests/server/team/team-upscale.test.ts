@@ -18,7 +18,7 @@ import type { TeamJobEngine } from '../../../server/jobs/pgboss/team-engine.js';
 import { DiskInputStore } from '../../../server/modules/upscale/input-store.js';
 import { UpscaleJobTable } from '../../../server/modules/upscale/team-jobs.js';
 import { TeamUpscales, type TeamUpscaleOptions } from '../../../server/modules/upscale/team-upscale.js';
-import { sweepInputs } from '../../../server/modules/upscale/team-upscale-jobs.js';
+import { sweepInputs, toStoredFailure } from '../../../server/modules/upscale/team-upscale-jobs.js';
 import type {
   EngineJobOptions,
   EngineJobResult,
@@ -380,6 +380,56 @@ describe.skipIf(postgres.skip)('upscaling through the queue: two API replicas an
     expect(left).toContain(fresh);
     expect(left).not.toContain(orphan);
     await inputs.remove(fresh);
+  });
+});
+
+describe.skipIf(postgres.skip)('a worker killed mid-upscale, noticed by its heartbeat', () => {
+  // A one-second threshold; pg-boss's expiry is two minutes away, so only the heartbeat explains a recovery.
+  const t = team({ WORKER_STALE_SECONDS: '1' }, { maxRunMs: 120_000 });
+  let api: FastifyInstance;
+
+  beforeAll(async () => {
+    if (postgres.skip) return;
+    api = await t.build('api');
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('finishes the job on the other worker within the threshold and a sweep: one run each, one answer', async () => {
+    const engine1 = new CountingEngine();
+    const engine2 = new CountingEngine();
+    engine1.holding = true;
+    const worker1 = await t.build('worker', engine1);
+    const token = await designerToken(api, 'recovery-designer');
+    const image = await makeImage('png', 24, 18);
+    const answer = single(api, token, image, {}, 'recovered.png');
+    await until(async () => engine1.held.length, (n) => n === 1, 15_000);
+    await t.build('worker', engine2);
+    const killedAt = Date.now();
+    await (worker1.jobs as TeamJobEngine).crash();
+    const r = await answer;
+    const recoveryMs = Date.now() - killedAt;
+    console.log(`upscale recovery: threshold 1000 ms, answered ${recoveryMs} ms after the worker died`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ status: 'success', filename: 'recovered_up2x-conservative.png' });
+    expect(engine1.runs).toEqual([sha(image)]);
+    expect(engine2.runs).toEqual([sha(image)]);
+    // Well before pg-boss's expiry (two minutes).
+    expect(recoveryMs).toBeLessThan(60_000);
+  }, 60_000);
+
+  it("refuses the late answer of a worker that no longer owns the image's job", async () => {
+    const table = new UpscaleJobTable(api.db.kysely, () => new Date());
+    const id = await api.db.kysely.transaction().execute((trx) =>
+      table.insert(trx, { userId: 1, key: null, fingerprint: null, batchId: null, inputRef: 'late', filename: 'late.png', params: {} }),
+    );
+    expect(await table.start(id!, 'slow-worker')).toBe(true);
+    // Swept while slow: another worker took it.
+    expect(await table.start(id!, 'other-worker')).toBe(true);
+    const outcome = { resultId: 'r', filename: 'late.png' } as unknown as Parameters<UpscaleJobTable['complete']>[1];
+    expect(await table.complete(id!, outcome, 5, 'slow-worker')).toBe(false);
+    const failure = toStoredFailure(new Error('engine gone'), { maxPixels: 1_000_000, uploadLimitBytes: 1_000_000 });
+    expect(await table.fail(id!, failure, 'slow-worker')).toBe(false);
+    expect(await table.complete(id!, outcome, 5, 'other-worker')).toBe(true);
   });
 });
 

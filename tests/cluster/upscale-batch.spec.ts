@@ -1,0 +1,297 @@
+// Upscaling in team mode on real parts: two ROLE=api replicas behind nginx, two ROLE=worker
+// processes (one engine thread each), the suite's own PostgreSQL and the local S3 server. A person
+// uploads a 30-image batch through the real PWA in Chromium (via nginx) and clicks Start once:
+//   1. the same batch on one healthy ROLE=all process (the embedded default): the reference time;
+//   2. one worker killed with kill -9 mid-batch: its job runs on the other worker once the
+//      heartbeat is WORKER_STALE_SECONDS old; every image is upscaled exactly once and all 30
+//      results appear with no click;
+//   3. PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made twice.
+// Runs per image are counted on the workers (their "upscale job started/done" log lines) and in
+// the upscale_jobs table. Each scenario's time is printed against the single process's.
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import pg from 'pg';
+import { makePng } from '../e2e/image-processing-helpers.js';
+import { REPO_ROOT } from '../support/processes.js';
+import { removeDir } from './cleanup.js';
+import {
+  clusterProblem,
+  startCluster,
+  startCompanion,
+  startS3,
+  type Cluster,
+  type Companion,
+  type S3Server,
+} from './index.js';
+
+const BATCH = 30;
+const STALE_SECONDS = 3;
+const modelsReady = existsSync(path.join(REPO_ROOT, '.cache', 'models', 'models-se'));
+const problem =
+  clusterProblem({ needsBuild: true }) ?? (modelsReady ? null : 'no Real-CUGAN models under .cache/models (npm run models:fetch)');
+if (problem) console.log(`cluster upscale suite skipped: ${problem}`);
+
+test.describe.configure({ mode: 'serial' });
+test.skip(problem !== null, problem ?? '');
+
+let s3: S3Server;
+let cluster: Cluster;
+let workers: Companion[] = [];
+let single: Companion;
+let singleDir: string;
+const timings: Record<string, number> = {};
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const started = Date.now();
+  s3 = await startS3();
+  const s3Env = {
+    STORAGE_URL: `s3://${s3.bucket}/team`,
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: s3.region,
+    S3_FORCE_PATH_STYLE: 'true',
+    AWS_ACCESS_KEY_ID: s3.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
+  cluster = await startCluster({
+    replicas: 2,
+    env: {
+      TEAM_MODE: 'true',
+      ROLE: 'api',
+      ARGON2_MEMORY_KIB: '1024',
+      ARGON2_TIME_COST: '1',
+      WORKER_STALE_SECONDS: String(STALE_SECONDS),
+      // A batch of 30 from one person waits in the team's queue (the PWA sends three at a time).
+      UPSCALE_MAX_QUEUE: '50',
+      ...s3Env,
+    },
+  });
+  workers = await Promise.all(
+    [1, 2].map((n) =>
+      cluster.addCompanion({
+        name: `worker-${n}`,
+        readyPath: null,
+        env: { ROLE: 'worker', UPSCALE_THREADS: '1', UPSCALE_CONCURRENCY: '1', LOG_LEVEL: 'info' },
+      }),
+    ),
+  );
+  for (const w of workers) await waitForLog(w, /worker is running/i, 90_000);
+  // One healthy process of the embedded default (SQLite, local disk), the whole machine's cores.
+  singleDir = mkdtempSync(path.join(tmpdir(), 'loom-single-'));
+  single = await startCompanion({
+    name: 'single',
+    logDir: cluster.logDir,
+    env: {
+      DATA_DIR: singleDir,
+      JWT_SECRET: cluster.jwtSecret,
+      ADMIN_ACCOUNT: cluster.admin.account,
+      ADMIN_PASSWORD: cluster.admin.password,
+      STATIC_DIR: path.join(REPO_ROOT, 'dist'),
+      LOG_LEVEL: 'warn',
+      LOGIN_MAX_ATTEMPTS: '1000',
+      UPSCALE_MAX_QUEUE: '50',
+    },
+  });
+  timings.startMs = Date.now() - started;
+});
+
+test.afterAll(async () => {
+  await single?.stop().catch(() => undefined);
+  if (singleDir) removeDir(singleDir);
+  await cluster?.teardown();
+  await s3?.stop();
+  console.log(`cluster upscale timings: ${JSON.stringify(timings)}`);
+});
+
+function waitForLog(c: Companion, pattern: RegExp, timeoutMs: number, from = 0): Promise<void> {
+  return expect
+    .poll(
+      () => {
+        if (!c.running()) throw new Error(`${c.name} exited:\n${c.log().slice(-2000)}`);
+        return pattern.test(c.log().slice(from));
+      },
+      { timeout: timeoutMs, intervals: [100] },
+    )
+    .toBe(true);
+}
+
+/** Signs in through the API and leaves the session where the PWA keeps it, then opens the page. */
+async function openImageProcessing(page: Page, base: string): Promise<void> {
+  const res = await fetch(`${base}/api/auth/login-password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: cluster.admin.account, password: cluster.admin.password }),
+  });
+  const body = (await res.json()) as { data: { token: string; refresh_token?: string; user: { account: string } } };
+  await page.goto(`${base}/config.json`);
+  await page.evaluate((grant) => {
+    localStorage.setItem('token', grant.token);
+    if (grant.refresh_token) localStorage.setItem('refreshToken', grant.refresh_token);
+    localStorage.setItem('isLoggedIn', 'true');
+    localStorage.setItem('username', grant.user.account);
+    localStorage.setItem('userInfo', JSON.stringify(grant.user));
+    localStorage.setItem('language', 'en-US');
+  }, body.data);
+  await page.goto(`${base}/#/image-processing`);
+  await expect(page.getByTestId('image-processing-page')).toBeVisible();
+  await expect(page.getByTestId('model-up2x-conservative')).toBeVisible({ timeout: 30_000 });
+}
+
+const batch = (prefix: string, seed: number) =>
+  Array.from({ length: BATCH }, (_, i) => ({
+    name: `${prefix}-${String(i + 1).padStart(2, '0')}.png`,
+    mimeType: 'image/png',
+    buffer: makePng(96, 72, seed + i),
+  }));
+
+const completed = (page: Page) => page.locator('[data-testid="result-card"][data-status="completed"]');
+
+/** Uploads the batch, clicks Start once and answers when the page first shows `whenDone` completed. */
+async function startBatch(page: Page, prefix: string, seed: number): Promise<number> {
+  await page.getByTestId('upload-input').setInputFiles(batch(prefix, seed));
+  await expect(page.getByTestId('pending-file')).toHaveCount(BATCH);
+  const t = Date.now();
+  await page.getByTestId('start-upscale').click();
+  return t;
+}
+
+async function allCompleted(page: Page, started: number, prefix: string): Promise<number> {
+  // No click after Start: every result appears by itself.
+  try {
+    await expect(completed(page)).toHaveCount(BATCH, { timeout: 120_000 });
+  } catch (error) {
+    const failedCards = await page.locator('[data-testid="result-card"][data-status="failed"]').allInnerTexts();
+    console.log(`failed cards: ${JSON.stringify(failedCards)}`);
+    if (prefix !== 'single') {
+      const refused = cluster.lb.accessLog().filter((e) => e.status >= 400);
+      console.log(`refused through nginx: ${JSON.stringify(refused.slice(-10))}`);
+      for (const r of cluster.replicas())
+        console.log(`--- ${r.name} (${r.running() ? 'running' : 'exited'}) ---\n${r.log().split('\n').slice(-25).join('\n').slice(-6000)}`);
+    }
+    if (prefix !== 'single') {
+      const open = (await jobRows(prefix)).filter((r) => r.status !== 'completed');
+      console.log(`unfinished rows: ${JSON.stringify(open)}`);
+      for (const w of workers) console.log(`--- ${w.name} ---\n${w.log().split('\n').filter((l) => !l.includes('upscale job')).slice(-30).join('\n')}`);
+    }
+    throw error;
+  }
+  await expect(page.locator('[data-testid="result-card"][data-status="failed"]')).toHaveCount(0);
+  return Date.now() - started;
+}
+
+interface WorkerLine {
+  msg: string;
+  upscaleJobId?: number;
+}
+
+/** Engine runs per upscale job on the workers since `from` (log offsets): started and done. */
+function runsOnWorkers(from: number[]): { started: Map<number, string[]>; done: Map<number, string[]> } {
+  const started = new Map<number, string[]>();
+  const done = new Map<number, string[]>();
+  workers.forEach((w, i) => {
+    for (const line of w.log().slice(from[i]).split('\n')) {
+      if (!line.startsWith('{')) continue;
+      let entry: WorkerLine;
+      try {
+        entry = JSON.parse(line) as WorkerLine;
+      } catch {
+        continue;
+      }
+      if (entry.upscaleJobId === undefined) continue;
+      const into = entry.msg === 'upscale job started' ? started : entry.msg === 'upscale job done' ? done : undefined;
+      into?.set(entry.upscaleJobId, [...(into.get(entry.upscaleJobId) ?? []), w.name]);
+    }
+  });
+  return { started, done };
+}
+
+/** The batch's rows in upscale_jobs: one per image, each completed. */
+async function jobRows(prefix: string): Promise<{ filename: string; status: string; worker_id: string }[]> {
+  const client = new pg.Client({ connectionString: cluster.databaseUrl });
+  await client.connect();
+  try {
+    const r = await client.query<{ filename: string; status: string; worker_id: string }>(
+      `SELECT filename, status, worker_id FROM "${cluster.schema}".upscale_jobs WHERE filename LIKE $1 ORDER BY filename`,
+      [`${prefix}-%`],
+    );
+    return r.rows;
+  } finally {
+    await client.end();
+  }
+}
+
+async function expectEachImageOnce(prefix: string, from: number[]): Promise<string> {
+  const rows = await jobRows(prefix);
+  expect(rows).toHaveLength(BATCH);
+  expect(new Set(rows.map((r) => r.filename)).size).toBe(BATCH);
+  expect(rows.every((r) => r.status === 'completed')).toBe(true);
+  const { started, done } = runsOnWorkers(from);
+  expect(done.size).toBe(BATCH);
+  for (const [id, by] of done) expect(by, `runs of upscale job ${id}`).toHaveLength(1);
+  const restarted = [...started].filter(([, by]) => by.length > 1);
+  const perWorker = workers.map((w) => `${w.name} ${[...done.values()].filter((by) => by[0] === w.name).length}`).join(', ');
+  return `${done.size} images, each finished once (${perWorker}); ${restarted.length} started again after an interruption`;
+}
+
+test('the batch on one healthy ROLE=all process (reference)', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openImageProcessing(page, single.url);
+  const t = await startBatch(page, 'single', 100);
+  timings.singleMs = await allCompleted(page, t, 'single');
+  console.log(`single ROLE=all process (UPSCALE_THREADS = all cores): ${BATCH} images in ${(timings.singleMs / 1000).toFixed(1)} s`);
+});
+
+test('a worker killed with kill -9 mid-batch: every image once, all 30 results with no click', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openImageProcessing(page, cluster.url);
+  const from = workers.map((w) => w.log().length);
+  const t = await startBatch(page, 'kill', 200);
+  // Mid-batch: some results are in and the victim is in the middle of an image.
+  await expect.poll(() => completed(page).count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
+  const victim = workers[0]!;
+  await expect
+    .poll(
+      () => {
+        const { started, done } = runsOnWorkers(from);
+        return [...started].some(([id, by]) => by.at(-1) === victim.name && !done.has(id));
+      },
+      { timeout: 30_000, intervals: [20] },
+    )
+    .toBe(true);
+  const before = await completed(page).count();
+  await victim.kill('SIGKILL');
+  timings.killAtResults = before;
+  timings.killMs = await allCompleted(page, t, 'kill');
+  const summary = await expectEachImageOnce('kill', from);
+  console.log(
+    `worker killed after ${before} of ${BATCH} results: ${(timings.killMs / 1000).toFixed(1)} s vs ${(timings.singleMs! / 1000).toFixed(1)} s on one process; ${summary}`,
+  );
+  // Back for the next scenario, as a supervisor would bring it.
+  const offset = victim.log().length;
+  await victim.start();
+  await waitForLog(victim, /worker is running/i, 90_000, offset);
+});
+
+// Found failing (kept so it is fixed next, see the note of this change): requests that meet the
+// restart are answered 500 by the upscale API (not 503 with Retry-After, which the PWA would
+// resend), so their cards end "failed" although their jobs finish once; and one ROLE=api replica
+// exited during the restart (nginx answered 502).
+test.fixme('PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made twice', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openImageProcessing(page, cluster.url);
+  const from = workers.map((w) => w.log().length);
+  const t = await startBatch(page, 'restart', 300);
+  await expect.poll(() => completed(page).count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
+  const before = await completed(page).count();
+  const r = Date.now();
+  await cluster.postgres.restart('fast');
+  timings.postgresRestartMs = Date.now() - r;
+  timings.restartAtResults = before;
+  timings.restartMs = await allCompleted(page, t, 'restart');
+  const summary = await expectEachImageOnce('restart', from);
+  console.log(
+    `PostgreSQL restarted (${timings.postgresRestartMs} ms) after ${before} of ${BATCH} results: ${(timings.restartMs / 1000).toFixed(1)} s vs ${(timings.singleMs! / 1000).toFixed(1)} s on one process; ${summary}`,
+  );
+});
