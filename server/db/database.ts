@@ -36,6 +36,8 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
   if (schema) {
     // Create the schema before the pool starts pointing search_path at it.
     const client = new pg.Client({ connectionString: database.url });
+    // A database that goes away meanwhile fails the start (the query rejects), not with an unheard 'error'.
+    client.on('error', () => undefined);
     await client.connect();
     try {
       // Held while creating: several processes starting at once on a new schema would otherwise
@@ -52,6 +54,13 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
   // whole process.
   pool.on('error', (error) => {
     process.stderr.write(`PostgreSQL closed an idle connection (${error.message}); it will be replaced.\n`);
+  });
+  // A connection the pool has lent out (a transaction between two queries) has no pool listener:
+  // its 'error' crashed the process when the database went away under a busy server. Heard here,
+  // it fails the query that runs or comes next (a database-unavailable error, answered 503), and
+  // the pool drops the broken connection when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
   });
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({

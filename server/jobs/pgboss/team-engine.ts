@@ -52,6 +52,10 @@ export class TeamJobEngine {
     this.pool = new pg.Pool({ connectionString: o.url, max: o.poolSize ?? 5, application_name: 'loom-jobs' });
     // A pool whose connection drops (database restart) reports it here instead of crashing the process.
     this.pool.on('error', (error) => o.log.warn({ err: error }, 'job engine pool lost a connection'));
+    // A lent-out connection has no pool listener; its 'error' must not end the process either.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+    });
     const sql: SqlExecutor = async (text, values) => {
       const r = await this.pool.query(text, values);
       return { rows: r.rows as Record<string, unknown>[] };
@@ -159,6 +163,8 @@ export class TeamJobEngine {
    */
   private async installOnce(): Promise<void> {
     const client = new pg.Client({ connectionString: this.o.url, application_name: 'loom-jobs-install' });
+    // Held while pg-boss installs: a database that goes away meanwhile fails the start, not the process.
+    client.on('error', (error) => this.o.log.warn({ err: error }, 'job engine install connection lost'));
     await client.connect();
     const key = `loom-pgboss-install:${this.o.schema}`;
     try {
