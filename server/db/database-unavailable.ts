@@ -1,3 +1,6 @@
+/** The Retry-After of a request that met an unreachable database: about how long a restart takes. */
+export const DATABASE_RETRY_AFTER_SECONDS = 3;
+
 /**
  * True when an error says the database could not be reached or dropped the connection (PostgreSQL
  * restarting, a failover): work that met it is worth trying again once the database is back.

@@ -1,5 +1,6 @@
 // Error and not-found handlers that keep every main-API answer in the envelope, with no stack traces.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { AppError } from './app-error.js';
 import { sendError } from './envelope.js';
 import type { MessageKey } from './messages.js';
@@ -35,6 +36,12 @@ export function installEnvelopeErrors(app: FastifyInstance): void {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(request, reply, error.statusCode, error.statusCode === 413 ? 'payload_too_large' : 'invalid_request');
+    }
+    // PostgreSQL restarting or failing over: 503 with Retry-After, which clients resend.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      void reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendError(request, reply, 503, 'database_unavailable', { seconds: DATABASE_RETRY_AFTER_SECONDS });
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(request, reply, 500, 'internal_error');

@@ -94,6 +94,13 @@ const catalogue = {
     'th-TH': 'เซิร์ฟเวอร์กำลังรับไฟล์อัปโหลดจำนวนมาก กรุณาลองใหม่ใน {seconds} วินาที',
     'id-ID': 'Server sedang menerima banyak unggahan; coba lagi dalam {seconds} detik',
   },
+  database_unavailable: {
+    'zh-CN': '数据库暂时无法连接，请 {seconds} 秒后再试',
+    'en-US': 'The database is briefly unavailable; please try again in {seconds} s',
+    'vi-VN': 'Cơ sở dữ liệu tạm thời không khả dụng; vui lòng thử lại sau {seconds} giây',
+    'th-TH': 'ฐานข้อมูลไม่พร้อมใช้งานชั่วคราว กรุณาลองใหม่ใน {seconds} วินาที',
+    'id-ID': 'Basis data sementara tidak tersedia; coba lagi dalam {seconds} detik',
+  },
   queue_full: {
     'zh-CN': '您已有 {limit} 个生成任务在排队，请 {seconds} 秒后再试',
     'en-US': 'You already have {limit} generations waiting; please try again in {seconds} s',

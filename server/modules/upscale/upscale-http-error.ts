@@ -2,6 +2,7 @@
 // message key) and the variables its localised message needs. Engine, guard and framework errors
 // are mapped onto it so a reply never leaves in another shape.
 import type { FastifyError } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import { AppError } from '../../http/app-error.js';
 import { UpscaleError } from '../../upscale/errors.js';
 import { upscaleMessage, type UpscaleMessageKey } from './upscale-messages.js';
@@ -72,6 +73,10 @@ export function toUpscaleHttpError(error: unknown, ctx: ErrorContext): UpscaleHt
         return new UpscaleHttpError(status, error.code);
     }
   }
+  // PostgreSQL restarting or failing over: a short wait and a resend will do (the PWA resends a
+  // 503 with Retry-After), not a 500 that ends the image as failed.
+  if (isDatabaseUnavailable(error))
+    return new UpscaleHttpError(503, 'database_unavailable', {}, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   if (error instanceof AppError) {
     if (error.status === 401) return new UpscaleHttpError(401, 'unauthorized');
     if (error.status === 403) return new UpscaleHttpError(403, 'forbidden');

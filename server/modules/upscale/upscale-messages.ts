@@ -124,6 +124,13 @@ const catalogue = {
     'th-TH': 'บริการขยายภาพไม่ว่าง กรุณาลองใหม่ใน {seconds} วินาที',
     'id-ID': 'Layanan perbesar gambar sedang sibuk, coba lagi dalam {seconds} detik',
   },
+  database_unavailable: {
+    'zh-CN': '数据库暂时无法连接，请 {seconds} 秒后再试',
+    'en-US': 'The database is briefly unavailable, please try again in {seconds} s',
+    'vi-VN': 'Cơ sở dữ liệu tạm thời không khả dụng, vui lòng thử lại sau {seconds} giây',
+    'th-TH': 'ฐานข้อมูลไม่พร้อมใช้งานชั่วคราว กรุณาลองใหม่ใน {seconds} วินาที',
+    'id-ID': 'Basis data sementara tidak tersedia, coba lagi dalam {seconds} detik',
+  },
   models_unavailable: {
     'zh-CN': '模型文件尚未就绪，服务暂时不可用',
     'en-US': 'The model files are not ready; the service is temporarily unavailable',
