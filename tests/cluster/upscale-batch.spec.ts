@@ -274,11 +274,9 @@ test('a worker killed with kill -9 mid-batch: every image once, all 30 results w
   await waitForLog(victim, /worker is running/i, 90_000, offset);
 });
 
-// Found failing (kept so it is fixed next, see the note of this change): requests that meet the
-// restart are answered 500 by the upscale API (not 503 with Retry-After, which the PWA would
-// resend), so their cards end "failed" although their jobs finish once; and one ROLE=api replica
-// exited during the restart (nginx answered 502).
-test.fixme('PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made twice', async ({ page }) => {
+// Requests that meet the restart are answered 503 with Retry-After (which the PWA resends), and
+// no replica exits on the connections the database closes under it.
+test('PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made twice', async ({ page }) => {
   test.setTimeout(150_000);
   await openImageProcessing(page, cluster.url);
   const from = workers.map((w) => w.log().length);
