@@ -145,8 +145,14 @@ describe.skipIf(postgres.skip)('an API replica and a worker on one database', ()
     expect(readMp4Facts(mp4.rawPayload).durationSeconds).toBeCloseTo(6, 0);
 
     // Every job went through pg-boss and ended there; the in-process table was never used.
-    const jobs = await sql<{ name: string; state: string; n: number }>`
-      SELECT name, state::text AS state, count(*)::int AS n FROM ${sql.id(bossSchema, 'job')} GROUP BY name, state`.execute(api.db.kysely);
+    // The row completes just before the worker records the job's end: wait for that too.
+    const jobs = await until(
+      () =>
+        sql<{ name: string; state: string; n: number }>`
+          SELECT name, state::text AS state, count(*)::int AS n FROM ${sql.id(bossSchema, 'job')} GROUP BY name, state`.execute(api.db.kysely),
+      (r) => r.rows.every((row) => row.state === 'completed' || row.name === 'loom-dead'),
+      10_000,
+    );
     expect(jobs.rows.every((r) => r.state === 'completed' || r.name === 'loom-dead')).toBe(true);
     expect(jobs.rows.reduce((n, r) => n + r.n, 0)).toBe(3);
     const inProcess = await sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs`.execute(api.db.kysely);
