@@ -47,7 +47,6 @@ import {
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { type FeatureData, FeatureCache } from './feature-cache.js';
-import { fastModel } from './fast-graphs.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
@@ -62,19 +61,10 @@ export interface UpscaleOptions {
   tileMode?: number;
   cacheMode?: number;
   alpha?: number;
-  /**
-   * `exact` (fp32, the default) or `fast`: int8 QDQ graphs (fast-graphs.ts),
-   * quicker but far from exact (about 20-30 dB PSNR against `exact`), so
-   * experimental: the benchmark measures it, requests cannot ask for it
-   */
-  precision?: Precision;
   format?: OutputFormat;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
-
-export type Precision = 'exact' | 'fast';
-export const PRECISIONS: readonly Precision[] = ['exact', 'fast'];
 
 export interface UpscaleResult {
   data: Buffer;
@@ -235,21 +225,21 @@ export class UpscaleEngine {
   }
 
   /** Convert (cached on disk) and load a model; exposed so a server can warm up. */
-  async loadModel(name: string, precision: Precision = 'exact'): Promise<ConvertedModel> {
-    return (await this.model(name, precision)).info;
+  async loadModel(name: string): Promise<ConvertedModel> {
+    return (await this.model(name)).info;
   }
 
-  private model(name: string, precision: Precision = 'exact'): Promise<LoadedModel> {
-    const key = precision === 'exact' ? name : `${name}#${precision}`;
+  private model(name: string): Promise<LoadedModel> {
+    const key = name;
     let m = this.models.get(key);
     if (!m) {
       const dir = weightsDir(this.modelsDir);
       const paramPath = path.join(dir, `${name}.param`);
       const binPath = path.join(dir, `${name}.bin`);
-      const exact = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir));
-      m = (
-        precision === 'fast' ? exact.then((e) => fastModel(e, paramPath, binPath, this.threads)) : exact
-      ).then((info) => ({ info, sessions: new Map() }));
+      m = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir)).then((info) => ({
+        info,
+        sessions: new Map(),
+      }));
       this.models.set(key, m);
       m.catch(() => this.models.delete(key));
     }
@@ -283,7 +273,7 @@ export class UpscaleEngine {
 
   private validate(
     opts: UpscaleOptions,
-  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format' | 'precision'>> {
+  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
     const tileMode = opts.tileMode ?? 0;
     const cacheMode = opts.cacheMode ?? 0;
     const alpha = opts.alpha ?? 1;
@@ -302,10 +292,7 @@ export class UpscaleEngine {
     }
     if (!['png', 'jpeg', 'webp'].includes(format))
       throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');
-    const precision = opts.precision ?? 'exact';
-    if (!PRECISIONS.includes(precision))
-      throw new UpscaleError('invalid_parameter', 'precision must be exact or fast');
-    return { tileMode, cacheMode, alpha, format, precision };
+    return { tileMode, cacheMode, alpha, format };
   }
 
   private async run(input: Buffer, opts: UpscaleOptions): Promise<UpscaleResult> {
@@ -322,7 +309,7 @@ export class UpscaleEngine {
     checkAbort();
     const img = await decodeImage(input, this.maxInputPixels);
     checkAbort();
-    const model = await this.model(opts.modelName, p.precision);
+    const model = await this.model(opts.modelName);
     const { scale, align } = model.info.geometry;
     const counts = tileCountsFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
     const grid = planTiles(img.width, img.height, align, counts.cols, counts.rows);
