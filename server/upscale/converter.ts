@@ -15,12 +15,27 @@ import {
   modelGeometry,
   spatialLengths,
 } from './ncnn-analysis.js';
-import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } from './graph-builder.js';
+import {
+  type BlobInput,
+  type BuildOptions,
+  type VariantSpec,
+  buildOnnxGraph,
+  loadNcnnWeights,
+} from './graph-builder.js';
 import { encodeModel } from './onnx-proto.js';
 import type { SeLevel } from './se-level.js';
+import type { WinogradTile } from './winograd.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
 export const CONVERTER_VERSION = 12;
+
+/**
+ * 3×3 convolutions the converter emits as Winograd F(m, 3) (winograd.ts), by
+ * ncnn layer name. Chosen per layer by measurement
+ * (scripts/bench-winograd-layers.ts: onnxruntime-node 1.30, 2 threads, CPU user
+ * time of each layer at its size in a 192 px tile): see WINOGRAD_MEASURED.
+ */
+export const DEFAULT_WINOGRAD: Readonly<Record<string, WinogradTile>> = {};
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -268,11 +283,14 @@ export async function convertModel(
   paramPath: string,
   binPath: string,
   cacheRoot: string,
+  build: BuildOptions = { winograd: DEFAULT_WINOGRAD },
 ): Promise<ConvertedModel> {
   const name = path.basename(paramPath).replace(/\.param$/, '');
   const [paramText, bin] = await Promise.all([readFile(paramPath, 'utf8'), readFile(binPath)]);
+  const plan = Object.entries(build.winograd ?? {}).sort();
   const hash = createHash('sha256')
     .update(`v${CONVERTER_VERSION}\0`)
+    .update(plan.length ? `winograd ${JSON.stringify(plan)}\0` : '') // no plan: the hash of before
     .update(paramText)
     .update(bin)
     .digest('hex')
@@ -299,7 +317,7 @@ export async function convertModel(
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
     const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
-    const onnx = buildOnnxGraph(graph, weights, spec);
+    const onnx = buildOnnxGraph(graph, weights, spec, build);
     await writeFile(tmp, encodeModel(onnx));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;
