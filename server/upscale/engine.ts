@@ -51,7 +51,15 @@ import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
 import { extractTile, storeTile } from './padding.js';
-import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from './tiling.js';
+import {
+  type Tile,
+  type TileGrid,
+  levelSide,
+  ownedRange,
+  planTiles,
+  tileCountsFor,
+  tileCountsForBudget,
+} from './tiling.js';
 
 export { UpscaleError } from './errors.js';
 export type { UpscaleErrorCode } from './errors.js';
@@ -90,7 +98,13 @@ export interface UpscaleEngineOptions {
   modelsDir: string;
   threads?: number;
   maxInputPixels?: number;
-  /** largest tile side in input pixels (memory-safe default per scale) */
+  /**
+   * peak memory a job may take (default 1 GiB): tiles are sized from it (see
+   * tileCountsForBudget and TILE_BYTES_PER_PIXEL), up to PREFERRED_TILE, and
+   * an image whose whole graph fits runs untiled
+   */
+  memoryBudgetBytes?: number;
+  /** a fixed largest tile side in input pixels per scale, instead of the budget's tiles */
   maxTile?: Partial<Record<number, number>>;
   /** RAM for cached features before they spill to a temporary file */
   cacheBudgetBytes?: number;
@@ -115,11 +129,29 @@ export interface UpscaleEngineOptions {
 
 export const ALPHA_RANGE = [0.5, 2] as const;
 export const DEFAULT_MAX_INPUT_PIXELS = 4_200_000;
+export const DEFAULT_MEMORY_BUDGET = 1024 * 1024 * 1024;
 /**
- * Tile sides that keep onnxruntime's working set small and its kernels fast
- * (measured on 2 cores: large tiles are slower as well as heavier).
+ * The budget's model of a job's peak RSS: JOB_BASE_BYTES (Node, onnxruntime,
+ * the loaded sessions, the decoded image), the feature cache's RAM, the output
+ * image twice (the RGB buffer and the encoder's copy), and per padded tile
+ * input pixel what the largest stage's onnxruntime working set takes. Fitted
+ * to the peak RSS of 640x480 jobs (one per child process, onnxruntime-node
+ * 1.30, skip branches cached): 2x 645 MiB with 12 tiles (38k padded px each),
+ * 812 with 6 (69k), 954 with 4 (98k), 1310 with 2 (184k); 3x 686 / 907 MiB
+ * with 12 / 6 tiles (35k / 65k); 4x 780 / 934 MiB (39k / 70k); untiled (one
+ * graph, the whole network's activations at once) 2x 2070 MiB (349k), 3x 3638
+ * (339k), 4x 3075 (351k).
  */
-const DEFAULT_MAX_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
+const JOB_BASE_BYTES = 250 * 1024 * 1024;
+const TILE_BYTES_PER_PIXEL: Record<number, number> = { 2: 4096, 3: 8192, 4: 6656 };
+const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 8704 };
+/**
+ * The tile side (input px) a job uses when the budget allows more: larger
+ * tiles were not faster once no stage recomputes another's layers, and cost
+ * memory (640x480, CPU user s for 12 / 6 / 4 / 2 tiles, load 3-6 on 2 cores:
+ * 2x 3.9 / 4.5 / 4.3 / 4.2; 3x 8.4-8.9 / 8.7; 4x 6.6 / 6.2).
+ */
+const PREFERRED_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
 /**
  * Cached features kept in RAM before they go to a temporary file. Small on
  * purpose: a 4 MP 4x job peaked at 1149 MB RSS with 256 MiB here and 862 MB
@@ -174,7 +206,8 @@ export class UpscaleEngine {
   private readonly modelsDir: string;
   private readonly threads: number;
   private readonly maxInputPixels: number;
-  private readonly maxTile: Record<number, number>;
+  private readonly maxTile: Partial<Record<number, number>>;
+  private readonly memoryBudget: number;
   private readonly cacheBudget: number;
   private readonly smallJobFeatures: number;
   private readonly smallJobCache: number;
@@ -189,7 +222,8 @@ export class UpscaleEngine {
     this.modelsDir = opts.modelsDir;
     this.threads = opts.threads ?? 2;
     this.maxInputPixels = opts.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-    this.maxTile = { ...DEFAULT_MAX_TILE, ...opts.maxTile } as Record<number, number>;
+    this.maxTile = { ...opts.maxTile };
+    this.memoryBudget = opts.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET;
     this.cacheBudget = opts.cacheBudgetBytes ?? DEFAULT_CACHE_BUDGET;
     this.smallJobFeatures = opts.smallJobFeatureBytes ?? DEFAULT_SMALL_JOB_FEATURES;
     this.smallJobCache = opts.smallJobCacheBytes ?? DEFAULT_SMALL_JOB_CACHE;
@@ -311,7 +345,7 @@ export class UpscaleEngine {
     checkAbort();
     const model = await this.model(opts.modelName);
     const { scale, align } = model.info.geometry;
-    const counts = tileCountsFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
+    const counts = this.tileCounts(p.tileMode, img.width, img.height, model.info);
     const grid = planTiles(img.width, img.height, align, counts.cols, counts.rows);
     const outW = img.width * scale;
     const outH = img.height * scale;
@@ -360,6 +394,33 @@ export class UpscaleEngine {
       strategy,
       skipCachedTiles,
     };
+  }
+
+  /** The tile grid's counts: from a fixed maxTile when one is set, else from the memory budget. */
+  private tileCounts(
+    mode: number,
+    width: number,
+    height: number,
+    info: ConvertedModel,
+  ): { cols: number; rows: number } {
+    const { scale, align, prepad } = info.geometry;
+    const cap = this.maxTile[scale];
+    if (cap !== undefined) return tileCountsFor(mode, width, height, align, cap);
+    const outBytes = 2 * width * height * scale * scale * 3;
+    const cacheRam = Math.max(this.cacheBudget, this.smallJobCache);
+    const perTile = TILE_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(TILE_BYTES_PER_PIXEL));
+    const perUntiled = UNTILED_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(UNTILED_BYTES_PER_PIXEL));
+    const free = this.memoryBudget - JOB_BASE_BYTES - outBytes;
+    const preferred = (PREFERRED_TILE[scale] ?? 192) + 2 * prepad;
+    return tileCountsForBudget(
+      mode,
+      width,
+      height,
+      align,
+      prepad,
+      Math.max(0, Math.min(preferred * preferred, (free - cacheRam) / perTile)),
+      Math.max(0, free / perUntiled),
+    );
   }
 
   // ---- passes -----------------------------------------------------------------
@@ -529,13 +590,18 @@ export class UpscaleEngine {
       quantise,
       this.featureCacheDir,
     );
-    // Skip branches: every stage that computes some also returns them (the
-    // `+skips` variants) and the final stage takes them all, or none does.
+    // Skip branches: every stage that computes some also returns them and every
+    // stage that would recompute them takes them (the `+skips` variants), or none does.
     const variants = ctx.model.info.variants;
-    const withSkip = small && this.cacheSkips && variants[`stage-${n}${withSkips}`] !== undefined;
+    const withSkip =
+      small &&
+      this.cacheSkips &&
+      Array.from({ length: n + 1 }, (_, k) => variants[`stage-${k}${withSkips}`]).some(Boolean);
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
       withSkip && variants[`stage-${k}${withSkips}`] ? `stage-${k}${withSkips}` : `stage-${k}`,
     );
+    for (let k = 0; k <= n; k++)
+      for (const name of ctx.model.info.inputs[stageVariant[k]!] ?? []) lastUse.set(name, k);
     // Each stage runs on a session of its own, released after the stage, so
     // only one stage's arena is ever alive: with the five shared sessions'
     // arenas a 4 MP 4x job peaked at 1.6 GB, and a 640x480 4x job that caches
