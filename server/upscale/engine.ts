@@ -407,7 +407,13 @@ export class UpscaleEngine {
     const cap = this.maxTile[scale];
     if (cap !== undefined) return tileCountsFor(mode, width, height, align, cap);
     const outBytes = 2 * width * height * scale * scale * 3;
-    const cacheRam = Math.max(this.cacheBudget, this.smallJobCache);
+    // the RAM the feature cache will keep: a small job's (see `cached`) or a large one's;
+    // its features estimated without the tiles' overlap
+    const features = info.se.reduce((sum, blk, k) => {
+      const lv = info.levels[k]!;
+      return sum + blk.channels * 4 * levelSide(width, prepad, lv) * levelSide(height, prepad, lv);
+    }, 0);
+    const cacheRam = features <= this.smallJobFeatures ? this.smallJobCache : this.cacheBudget;
     const perTile = TILE_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(TILE_BYTES_PER_PIXEL));
     const perUntiled = UNTILED_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(UNTILED_BYTES_PER_PIXEL));
     const free = this.memoryBudget - JOB_BASE_BYTES - outBytes;
