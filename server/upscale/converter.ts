@@ -15,12 +15,51 @@ import {
   modelGeometry,
   spatialLengths,
 } from './ncnn-analysis.js';
-import { type BlobInput, type VariantSpec, buildOnnxGraph, loadNcnnWeights } from './graph-builder.js';
+import {
+  type BlobInput,
+  type BuildOptions,
+  type VariantSpec,
+  buildOnnxGraph,
+  loadNcnnWeights,
+} from './graph-builder.js';
 import { encodeModel } from './onnx-proto.js';
 import type { SeLevel } from './se-level.js';
+import type { WinogradTile } from './winograd.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 12;
+export const CONVERTER_VERSION = 13;
+
+/**
+ * 3×3 convolutions the converter emits as Winograd F(m, 3) (winograd.ts), by
+ * ncnn layer name: none. Chosen per layer by measurement
+ * (scripts/bench-winograd-layers.ts up2x-conservative 192 7: onnxruntime-node
+ * 1.30, 2 threads, median CPU-user ms of each layer alone at its size in a
+ * 192 px tile, load average 9-11 on 2 cores), direct / F(2,3) / F(4,3) / F(6,3):
+ *   convrelu_0   3->32  @228   10 /  43 /  36 /  30
+ *   convrelu_1  32->64  @226   27 /  68 /  51 /  56
+ *   convrelu_3  64->128 @112   27 /  51 /  45 /  36
+ *   convrelu_4 128->64  @110   21 /  44 /  36 /  35
+ *   convrelu_6  64->64  @216   45 /  78 /  73 /  68
+ *   convrelu_7   3->32  @424   15 / 112 /  70 /  62
+ *   convrelu_8  32->64  @422   87 / 151 / 148 / 155
+ *   convrelu_10 64->64  @210   36 /  79 /  60 /  68
+ *   convrelu_11 64->128 @208   84 /  97 /  97 /  77
+ *   convrelu_14 128->256 @103  55 /  75 /  54 /  60
+ *   convrelu_15 256->128 @101  51 /  82 /  50 /  55
+ *   convrelu_17 128->64 @198   48 /  97 /  69 /  68
+ *   convrelu_18 64->64  @196   30 /  85 /  58 /  51
+ *   convrelu_20 64->64  @388   91 / 155 / 135 / 152
+ *   conv_46     64->3   @386   47 /  84 /  69 /  53
+ * onnxruntime's own kernels (MLAS's NCHWc direct convolution, near the cores'
+ * fp32 peak) win or tie on every shape: the transforms, as ONNX ops, are
+ * separate passes over α²/m² times the map (a strided Conv, a Transpose,
+ * DepthToSpace) that its direct kernel never makes; the separable input
+ * transform and a ConvTranspose output transform (WG_IN / WG_OUT) measured no
+ * better. Only the widest layers (128<->256) tie at F(4,3), within the noise.
+ * Max difference from direct, relative to the largest output: 6e-7 (F(2,3)),
+ * 1.2e-5 (F(4,3)), 3.3e-5 (F(6,3)), far inside 1/255.
+ */
+export const DEFAULT_WINOGRAD: Readonly<Record<string, WinogradTile>> = {};
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -47,8 +86,9 @@ export const withSkips = '+skips';
  *               a stage also outputs the image-like blobs `kept_*` the final stage takes
  *               instead of recomputing them (see keptBlobs)
  * - `stage-k+skips`: as stage-k, and also the wide skip branches `skip_*` (float16)
- *               the final stage would recompute (see skipBlobs); only for the stages
- *               that compute some, and `stage-n+skips` takes them all
+ *               later stages would recompute (see skipBlobs) as outputs, and
+ *               those earlier stages computed as inputs; only for the stages
+ *               that compute or take some
  */
 export interface ConvertedModel {
   name: string;
@@ -134,48 +174,56 @@ function keptBlobs(
 }
 
 /**
- * Wide blobs (skip branches, 64 channels at the output's resolution in 4x)
- * that the final stage recomputes from earlier stages' inputs: the frontier
- * between the layers it shares with an earlier stage and the ones only it runs,
- * taken after a Crop where the final stage crops them (smaller to cache). With
- * them fed in, the final stage runs only its own layers. Caching them costs
- * about 1 KB per input pixel as float16 (4x), so the engine does it per tile
- * within a memory budget and recomputes the rest.
- * Only worth it when the recomputed part includes a U-Net's upsampling
- * (Deconvolution), as in 4x (about 0.8 s of a 640x480 job saved): in 2x/3x it
- * is two convolutions, and outputting the skips cost about what it saved
- * (0.05 s) for 250 MB more RAM, so those graphs get none.
+ * Wide blobs (skip branches: 64 channels at the image's or the output's
+ * resolution) that a stage would recompute from an earlier stage's inputs:
+ * for each stage, the frontier between the layers it shares with an earlier
+ * stage and the ones it runs first, taken after a Crop where it crops them
+ * (smaller to cache). With them fed in, every stage runs only its own layers.
+ * `stage` is the first stage that computes a blob, `consumers` the stages
+ * that take it. Caching them costs, as float16, about 0.6 KB per input pixel
+ * in 2x and 1 KB in 4x, so the engine does it within a memory budget and
+ * recomputes them otherwise.
+ * In 2x the recomputed layers are stage 1's first two convolutions of the
+ * first U-Net (image resolution) and the final stage's first two of the
+ * second (output resolution, convrelu_8 32->64 at 2x size): 37 + 102 ms of CPU
+ * per 192 px tile (scripts/bench-winograd-layers.ts), about a third of the
+ * tiled job's overhead over untiled; 3x the same at 3x size; 4x also a U-Net's
+ * upsampling.
  */
 export function skipBlobs(
   graph: NcnnGraph,
   se: SeBlock[],
   outBlob: string,
   kept: string[],
-): Array<{ blob: string; stage: number; channels: number }> {
+): Array<{ blob: string; stage: number; consumers: number[]; channels: number }> {
   const n = se.length;
   const alias = blobAliases(graph);
   const canon = (b: string): string => alias.get(b) ?? b;
   const producers = new Map<string, NcnnLayer>();
   for (const l of graph.layers) if (l.type !== 'Split') for (const t of l.tops) producers.set(canon(t), l);
   const feats = (k: number): string[] => se.slice(0, k).flatMap((b) => [b.poolInput, b.mean]);
-  const earlier = Array.from({ length: n }, (_, k) => layersRun(graph, [se[k]!.poolInput], feats(k)));
-  const last = layersRun(graph, [outBlob], [...feats(n), ...kept]);
-  const stageOf = (l: NcnnLayer): number => earlier.findIndex((run) => run.has(l.name));
-  const found = new Map<string, { blob: string; stage: number; channels: number }>();
-  const recomputesUpsampling = graph.layers.some(
-    (l) => l.type === 'Deconvolution' && last.has(l.name) && stageOf(l) >= 0,
+  const runs = Array.from({ length: n + 1 }, (_, k) =>
+    k < n
+      ? layersRun(graph, [se[k]!.poolInput], feats(k))
+      : layersRun(graph, [outBlob], [...feats(n), ...kept]),
   );
-  if (!recomputesUpsampling) return [];
-  for (const l of graph.layers) {
-    if (!last.has(l.name) || stageOf(l) >= 0) continue;
-    for (const bottom of l.bottoms) {
-      const p = producers.get(canon(bottom));
-      if (!p || !last.has(p.name)) continue;
-      const stage = stageOf(p);
-      if (stage < 0) continue;
-      const channels = paramInt(p, 0, 0);
-      const blob = l.type === 'Crop' ? canon(l.tops[0]!) : canon(bottom);
-      if (channels > 4) found.set(blob, { blob, stage, channels });
+  const firstStage = (l: NcnnLayer): number => runs.findIndex((run) => run.has(l.name));
+  const found = new Map<string, { blob: string; stage: number; consumers: number[]; channels: number }>();
+  for (let c = 1; c <= n; c++) {
+    for (const l of graph.layers) {
+      if (!runs[c]!.has(l.name) || firstStage(l) !== c) continue;
+      for (const bottom of l.bottoms) {
+        const p = producers.get(canon(bottom));
+        if (!p || !runs[c]!.has(p.name)) continue;
+        const stage = firstStage(p);
+        if (stage >= c) continue;
+        const channels = paramInt(p, 0, 0);
+        const blob = l.type === 'Crop' ? canon(l.tops[0]!) : canon(bottom);
+        if (channels <= 4) continue;
+        const f = found.get(blob) ?? { blob, stage, consumers: [], channels };
+        if (!f.consumers.includes(c)) f.consumers.push(c);
+        found.set(blob, f);
+      }
     }
   }
   return [...found.values()];
@@ -209,6 +257,29 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
       alpha: true,
     },
   ];
+  const skipInputs = (k: number): BlobInput[] =>
+    skips
+      .filter((x) => x.consumers.includes(k))
+      .map((x) => ({
+        blob: x.blob,
+        name: skipName(x.blob),
+        channels: x.channels,
+        vector: false,
+        half: true,
+      }));
+  const skipOutputs = (k: number): VariantSpec['outputs'] =>
+    skips.filter((x) => x.stage === k).map((x) => ({ blob: x.blob, name: skipName(x.blob), half: true }));
+  const withSkipsOf = (stage: VariantSpec, k: number): void => {
+    const ins = skipInputs(k);
+    const outs = skipOutputs(k);
+    if (ins.length || outs.length)
+      specs.push({
+        ...stage,
+        name: `${stage.name}${withSkips}`,
+        outputs: [...stage.outputs, ...outs],
+        overrides: [...ins, ...(stage.overrides ?? [])],
+      });
+  };
   for (const b of se) {
     const ownedSum = { blob: b.poolInput, name: sumOutput };
     specs.push({ name: `probe-${b.index}`, outputs: [], overrides: means(b.index), ownedSum });
@@ -222,16 +293,7 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
       ownedSum,
     };
     specs.push(stage);
-    const own = skips.filter((k) => k.stage === b.index);
-    if (own.length)
-      specs.push({
-        ...stage,
-        name: `${stage.name}${withSkips}`,
-        outputs: [
-          ...stage.outputs,
-          ...own.map((k) => ({ blob: k.blob, name: skipName(k.blob), half: true })),
-        ],
-      });
+    withSkipsOf(stage, b.index);
   }
   const keptInputs = kept.map((k) => ({
     blob: k.blob,
@@ -246,21 +308,7 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
     alpha: true,
   };
   specs.push(final);
-  if (skips.length)
-    specs.push({
-      ...final,
-      name: `${final.name}${withSkips}`,
-      overrides: [
-        ...skips.map((k) => ({
-          blob: k.blob,
-          name: skipName(k.blob),
-          channels: k.channels,
-          vector: false,
-          half: true,
-        })),
-        ...final.overrides!,
-      ],
-    });
+  withSkipsOf(final, se.length);
   return specs;
 }
 
@@ -268,11 +316,14 @@ export async function convertModel(
   paramPath: string,
   binPath: string,
   cacheRoot: string,
+  build: BuildOptions = { winograd: DEFAULT_WINOGRAD },
 ): Promise<ConvertedModel> {
   const name = path.basename(paramPath).replace(/\.param$/, '');
   const [paramText, bin] = await Promise.all([readFile(paramPath, 'utf8'), readFile(binPath)]);
+  const plan = Object.entries(build.winograd ?? {}).sort();
   const hash = createHash('sha256')
     .update(`v${CONVERTER_VERSION}\0`)
+    .update(plan.length ? `winograd ${JSON.stringify(plan)}\0` : '') // no plan: the hash of before
     .update(paramText)
     .update(bin)
     .digest('hex')
@@ -299,7 +350,7 @@ export async function convertModel(
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
     const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
-    const onnx = buildOnnxGraph(graph, weights, spec);
+    const onnx = buildOnnxGraph(graph, weights, spec, build);
     await writeFile(tmp, encodeModel(onnx));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;

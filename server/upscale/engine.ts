@@ -47,12 +47,19 @@ import {
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { type FeatureData, FeatureCache } from './feature-cache.js';
-import { fastModel } from './fast-graphs.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
 import { extractTile, storeTile } from './padding.js';
-import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from './tiling.js';
+import {
+  type Tile,
+  type TileGrid,
+  levelSide,
+  ownedRange,
+  planTiles,
+  tileCountsFor,
+  tileCountsForBudget,
+} from './tiling.js';
 
 export { UpscaleError } from './errors.js';
 export type { UpscaleErrorCode } from './errors.js';
@@ -62,19 +69,10 @@ export interface UpscaleOptions {
   tileMode?: number;
   cacheMode?: number;
   alpha?: number;
-  /**
-   * `exact` (fp32, the default) or `fast`: int8 QDQ graphs (fast-graphs.ts),
-   * quicker but far from exact (about 20-30 dB PSNR against `exact`), so
-   * experimental: the benchmark measures it, requests cannot ask for it
-   */
-  precision?: Precision;
   format?: OutputFormat;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
-
-export type Precision = 'exact' | 'fast';
-export const PRECISIONS: readonly Precision[] = ['exact', 'fast'];
 
 export interface UpscaleResult {
   data: Buffer;
@@ -100,7 +98,13 @@ export interface UpscaleEngineOptions {
   modelsDir: string;
   threads?: number;
   maxInputPixels?: number;
-  /** largest tile side in input pixels (memory-safe default per scale) */
+  /**
+   * peak memory a job may take (default 1 GiB): tiles are sized from it (see
+   * tileCountsForBudget and TILE_BYTES_PER_PIXEL), up to PREFERRED_TILE, and
+   * an image whose whole graph fits runs untiled
+   */
+  memoryBudgetBytes?: number;
+  /** a fixed largest tile side in input pixels per scale, instead of the budget's tiles */
   maxTile?: Partial<Record<number, number>>;
   /** RAM for cached features before they spill to a temporary file */
   cacheBudgetBytes?: number;
@@ -125,11 +129,29 @@ export interface UpscaleEngineOptions {
 
 export const ALPHA_RANGE = [0.5, 2] as const;
 export const DEFAULT_MAX_INPUT_PIXELS = 4_200_000;
+export const DEFAULT_MEMORY_BUDGET = 1024 * 1024 * 1024;
 /**
- * Tile sides that keep onnxruntime's working set small and its kernels fast
- * (measured on 2 cores: large tiles are slower as well as heavier).
+ * The budget's model of a job's peak RSS: JOB_BASE_BYTES (Node, onnxruntime,
+ * the loaded sessions, the decoded image), the feature cache's RAM, the output
+ * image twice (the RGB buffer and the encoder's copy), and per padded tile
+ * input pixel what the largest stage's onnxruntime working set takes. Fitted
+ * to the peak RSS of 640x480 jobs (one per child process, onnxruntime-node
+ * 1.30, skip branches cached): 2x 645 MiB with 12 tiles (38k padded px each),
+ * 812 with 6 (69k), 954 with 4 (98k), 1310 with 2 (184k); 3x 686 / 907 MiB
+ * with 12 / 6 tiles (35k / 65k); 4x 780 / 934 MiB (39k / 70k); untiled (one
+ * graph, the whole network's activations at once) 2x 2070 MiB (349k), 3x 3638
+ * (339k), 4x 3075 (351k).
  */
-const DEFAULT_MAX_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
+const JOB_BASE_BYTES = 250 * 1024 * 1024;
+const TILE_BYTES_PER_PIXEL: Record<number, number> = { 2: 4096, 3: 8192, 4: 6656 };
+const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 8704 };
+/**
+ * The tile side (input px) a job uses when the budget allows more: larger
+ * tiles were not faster once no stage recomputes another's layers, and cost
+ * memory (640x480, CPU user s for 12 / 6 / 4 / 2 tiles, load 3-6 on 2 cores:
+ * 2x 3.9 / 4.5 / 4.3 / 4.2; 3x 8.4-8.9 / 8.7; 4x 6.6 / 6.2).
+ */
+const PREFERRED_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
 /**
  * Cached features kept in RAM before they go to a temporary file. Small on
  * purpose: a 4 MP 4x job peaked at 1149 MB RSS with 256 MiB here and 862 MB
@@ -184,7 +206,8 @@ export class UpscaleEngine {
   private readonly modelsDir: string;
   private readonly threads: number;
   private readonly maxInputPixels: number;
-  private readonly maxTile: Record<number, number>;
+  private readonly maxTile: Partial<Record<number, number>>;
+  private readonly memoryBudget: number;
   private readonly cacheBudget: number;
   private readonly smallJobFeatures: number;
   private readonly smallJobCache: number;
@@ -199,7 +222,8 @@ export class UpscaleEngine {
     this.modelsDir = opts.modelsDir;
     this.threads = opts.threads ?? 2;
     this.maxInputPixels = opts.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-    this.maxTile = { ...DEFAULT_MAX_TILE, ...opts.maxTile } as Record<number, number>;
+    this.maxTile = { ...opts.maxTile };
+    this.memoryBudget = opts.memoryBudgetBytes ?? DEFAULT_MEMORY_BUDGET;
     this.cacheBudget = opts.cacheBudgetBytes ?? DEFAULT_CACHE_BUDGET;
     this.smallJobFeatures = opts.smallJobFeatureBytes ?? DEFAULT_SMALL_JOB_FEATURES;
     this.smallJobCache = opts.smallJobCacheBytes ?? DEFAULT_SMALL_JOB_CACHE;
@@ -235,21 +259,21 @@ export class UpscaleEngine {
   }
 
   /** Convert (cached on disk) and load a model; exposed so a server can warm up. */
-  async loadModel(name: string, precision: Precision = 'exact'): Promise<ConvertedModel> {
-    return (await this.model(name, precision)).info;
+  async loadModel(name: string): Promise<ConvertedModel> {
+    return (await this.model(name)).info;
   }
 
-  private model(name: string, precision: Precision = 'exact'): Promise<LoadedModel> {
-    const key = precision === 'exact' ? name : `${name}#${precision}`;
+  private model(name: string): Promise<LoadedModel> {
+    const key = name;
     let m = this.models.get(key);
     if (!m) {
       const dir = weightsDir(this.modelsDir);
       const paramPath = path.join(dir, `${name}.param`);
       const binPath = path.join(dir, `${name}.bin`);
-      const exact = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir));
-      m = (
-        precision === 'fast' ? exact.then((e) => fastModel(e, paramPath, binPath, this.threads)) : exact
-      ).then((info) => ({ info, sessions: new Map() }));
+      m = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir)).then((info) => ({
+        info,
+        sessions: new Map(),
+      }));
       this.models.set(key, m);
       m.catch(() => this.models.delete(key));
     }
@@ -283,7 +307,7 @@ export class UpscaleEngine {
 
   private validate(
     opts: UpscaleOptions,
-  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format' | 'precision'>> {
+  ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
     const tileMode = opts.tileMode ?? 0;
     const cacheMode = opts.cacheMode ?? 0;
     const alpha = opts.alpha ?? 1;
@@ -302,10 +326,7 @@ export class UpscaleEngine {
     }
     if (!['png', 'jpeg', 'webp'].includes(format))
       throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');
-    const precision = opts.precision ?? 'exact';
-    if (!PRECISIONS.includes(precision))
-      throw new UpscaleError('invalid_parameter', 'precision must be exact or fast');
-    return { tileMode, cacheMode, alpha, format, precision };
+    return { tileMode, cacheMode, alpha, format };
   }
 
   private async run(input: Buffer, opts: UpscaleOptions): Promise<UpscaleResult> {
@@ -322,9 +343,9 @@ export class UpscaleEngine {
     checkAbort();
     const img = await decodeImage(input, this.maxInputPixels);
     checkAbort();
-    const model = await this.model(opts.modelName, p.precision);
+    const model = await this.model(opts.modelName);
     const { scale, align } = model.info.geometry;
-    const counts = tileCountsFor(p.tileMode, img.width, img.height, align, this.maxTile[scale] ?? 256);
+    const counts = this.tileCounts(p.tileMode, img.width, img.height, model.info);
     const grid = planTiles(img.width, img.height, align, counts.cols, counts.rows);
     const outW = img.width * scale;
     const outH = img.height * scale;
@@ -373,6 +394,39 @@ export class UpscaleEngine {
       strategy,
       skipCachedTiles,
     };
+  }
+
+  /** The tile grid's counts: from a fixed maxTile when one is set, else from the memory budget. */
+  private tileCounts(
+    mode: number,
+    width: number,
+    height: number,
+    info: ConvertedModel,
+  ): { cols: number; rows: number } {
+    const { scale, align, prepad } = info.geometry;
+    const cap = this.maxTile[scale];
+    if (cap !== undefined) return tileCountsFor(mode, width, height, align, cap);
+    const outBytes = 2 * width * height * scale * scale * 3;
+    // the RAM the feature cache will keep: a small job's (see `cached`) or a large one's;
+    // its features estimated without the tiles' overlap
+    const features = info.se.reduce((sum, blk, k) => {
+      const lv = info.levels[k]!;
+      return sum + blk.channels * 4 * levelSide(width, prepad, lv) * levelSide(height, prepad, lv);
+    }, 0);
+    const cacheRam = features <= this.smallJobFeatures ? this.smallJobCache : this.cacheBudget;
+    const perTile = TILE_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(TILE_BYTES_PER_PIXEL));
+    const perUntiled = UNTILED_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(UNTILED_BYTES_PER_PIXEL));
+    const free = this.memoryBudget - JOB_BASE_BYTES - outBytes;
+    const preferred = (PREFERRED_TILE[scale] ?? 192) + 2 * prepad;
+    return tileCountsForBudget(
+      mode,
+      width,
+      height,
+      align,
+      prepad,
+      Math.max(0, Math.min(preferred * preferred, (free - cacheRam) / perTile)),
+      Math.max(0, free / perUntiled),
+    );
   }
 
   // ---- passes -----------------------------------------------------------------
@@ -542,13 +596,18 @@ export class UpscaleEngine {
       quantise,
       this.featureCacheDir,
     );
-    // Skip branches: every stage that computes some also returns them (the
-    // `+skips` variants) and the final stage takes them all, or none does.
+    // Skip branches: every stage that computes some also returns them and every
+    // stage that would recompute them takes them (the `+skips` variants), or none does.
     const variants = ctx.model.info.variants;
-    const withSkip = small && this.cacheSkips && variants[`stage-${n}${withSkips}`] !== undefined;
+    const withSkip =
+      small &&
+      this.cacheSkips &&
+      Array.from({ length: n + 1 }, (_, k) => variants[`stage-${k}${withSkips}`]).some(Boolean);
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
       withSkip && variants[`stage-${k}${withSkips}`] ? `stage-${k}${withSkips}` : `stage-${k}`,
     );
+    for (let k = 0; k <= n; k++)
+      for (const name of ctx.model.info.inputs[stageVariant[k]!] ?? []) lastUse.set(name, k);
     // Each stage runs on a session of its own, released after the stage, so
     // only one stage's arena is ever alive: with the five shared sessions'
     // arenas a 4 MP 4x job peaked at 1.6 GB, and a 640x480 4x job that caches

@@ -117,3 +117,48 @@ export function ownedRange(
 /** Side of SE level `lv`'s map for the whole (padded, aligned) image. */
 export const levelSide = (core: number, prepad: number, lv: SeLevel): number =>
   lv.ratio * (core + 2 * prepad) + lv.offset;
+
+/**
+ * Tiles per axis for a memory budget: the fewest tiles (at least tile_mode's
+ * own counts, see tileCountsFor) whose padded input area, (w + 2·prepad) ×
+ * (h + 2·prepad), is at most `maxPaddedPixels`; among grids of as many tiles,
+ * the one with the smallest largest tile. A single tile is allowed only up to
+ * `maxUntiledPixels` (the one-graph path holds the whole network's
+ * activations at once, so it needs more per pixel than the staged path).
+ * When not even align-sized tiles fit, the finest grid of `minTile`-px tiles.
+ */
+export function tileCountsForBudget(
+  mode: number,
+  width: number,
+  height: number,
+  align: number,
+  prepad: number,
+  maxPaddedPixels: number,
+  maxUntiledPixels: number,
+  minTile = 64,
+): { cols: number; rows: number } {
+  const base = tileCountsFor(mode, width, height, align, Number.MAX_SAFE_INTEGER);
+  const coreW = roundUp(width, align);
+  const coreH = roundUp(height, align);
+  const side = (core: number, parts: number): number => roundUp(Math.ceil(core / parts), align);
+  const padded = (cols: number, rows: number): number =>
+    (side(coreW, cols) + 2 * prepad) * (side(coreH, rows) + 2 * prepad);
+  const untiled = base.cols * base.rows === 1;
+  if (untiled && (width + 2 * prepad) * (height + 2 * prepad) <= maxUntiledPixels) return base;
+  const maxCols = Math.max(base.cols, Math.ceil(coreW / align));
+  const maxRows = Math.max(base.rows, Math.ceil(coreH / align));
+  let best: { cols: number; rows: number; n: number; area: number } | undefined;
+  for (let cols = base.cols; cols <= maxCols; cols++) {
+    // the fewest rows that fit with this many columns
+    let rows = base.rows;
+    while (rows <= maxRows && padded(cols, rows) > maxPaddedPixels) rows++;
+    if (rows > maxRows) continue;
+    if (cols * rows === 1) rows = 2; // one tile is the untiled case, refused above
+    const n = planTiles(width, height, align, cols, rows).tiles.length;
+    const area = padded(cols, rows);
+    if (!best || n < best.n || (n === best.n && area < best.area)) best = { cols, rows, n, area };
+    if (best.n <= cols) break; // more columns cannot give fewer tiles
+  }
+  if (best) return { cols: best.cols, rows: best.rows };
+  return tileCountsFor(mode, width, height, align, minTile);
+}

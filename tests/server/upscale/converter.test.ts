@@ -238,39 +238,58 @@ describe('ncnn -> ONNX', () => {
 });
 
 describe('skip branches of the Real-CUGAN graphs', () => {
-  it('are the cropped 64-channel maps the final stage would recompute from stage 1 (4x only)', async () => {
+  it('with them, no stage runs a convolution an earlier stage ran (2x, 3x, 4x)', async () => {
     const dir = await models();
-    for (const prefix of ['up2x', 'up3x']) {
+    for (const prefix of ['up2x', 'up3x', 'up4x']) {
       const graph = parseNcnnParam(
         await readFile(path.join(weightsDir(dir), `${prefix}-conservative.param`), 'utf8'),
       );
-      // their final stage recomputes two convolutions only: not worth the memory
-      expect(variantSpecs(graph, findSeBlocks(graph)).filter((s) => s.name.endsWith(withSkips))).toEqual([]);
-    }
-    const expected: Record<string, number> = { up4x: 2 };
-    for (const [prefix, count] of Object.entries(expected)) {
-      const graph = parseNcnnParam(
-        await readFile(path.join(weightsDir(dir), `${prefix}-conservative.param`), 'utf8'),
+      const weights = loadNcnnWeights(
+        graph,
+        await readFile(path.join(weightsDir(dir), `${prefix}-conservative.bin`)),
       );
       const se = findSeBlocks(graph);
       const specs = variantSpecs(graph, se);
-      const final = specs.find((s) => s.name === `stage-${se.length}${withSkips}`)!;
-      const skips = final.overrides!.filter((o) => o.half);
-      expect(skips).toHaveLength(count);
-      for (const s of skips) {
-        expect(s.channels).toBe(64);
-        const crop = graph.layers.find((l) => l.tops[0] === s.blob)!;
-        expect(crop.type).toBe('Crop');
-      }
-      // stage 1 computes them, and with them the final stage no longer reads the input image
-      const producer = specs.find((s) => s.name === `stage-1${withSkips}`)!;
-      expect(producer.outputs.filter((o) => o.half).map((o) => o.blob)).toEqual(skips.map((s) => s.blob));
-      const built = buildOnnxGraph(
-        graph,
-        loadNcnnWeights(graph, await readFile(path.join(weightsDir(dir), `${prefix}-conservative.bin`))),
-        final,
+      const spatial = new Set(
+        graph.layers.filter((l) => l.type === 'Convolution' || l.type === 'Deconvolution').map((l) => l.name),
       );
-      expect(built.inputs.map((i) => i.name)).not.toContain('input');
+      const runs = (name: string): string[] => {
+        const spec =
+          specs.find((s) => s.name === `${name}${withSkips}`) ?? specs.find((s) => s.name === name)!;
+        return buildOnnxGraph(graph, weights, spec)
+          .nodes.map((n) => n.name ?? '')
+          .filter((n) => spatial.has(n));
+      };
+      const plain = (name: string): string[] =>
+        buildOnnxGraph(
+          graph,
+          weights,
+          specs.find((s) => s.name === name)!,
+        )
+          .nodes.map((n) => n.name ?? '')
+          .filter((n) => spatial.has(n));
+      const seen = new Map<string, number>();
+      let recomputedWithout = 0;
+      for (let k = 0; k <= se.length; k++) {
+        for (const conv of runs(`stage-${k}`)) {
+          expect(seen.has(conv), `${prefix} stage-${k} reruns ${conv}`).toBe(false);
+          seen.set(conv, k);
+        }
+        recomputedWithout += plain(`stage-${k}`).filter((c) => (seen.get(c) ?? k) < k).length;
+      }
+      // without them, stages 1 and the last recompute the U-Nets' first convolutions
+      expect(recomputedWithout).toBeGreaterThanOrEqual(4);
+      // every skip is float16, wide, and taken by a stage after the one that outputs it
+      for (const s of specs.filter((x) => x.name.endsWith(withSkips)))
+        for (const o of s.overrides!.filter((x) => x.half)) {
+          expect(o.channels).toBeGreaterThan(4);
+          const producer = specs.find(
+            (x) => x.name.endsWith(withSkips) && x.outputs.some((out) => out.half && out.blob === o.blob),
+          )!;
+          expect(Number(/stage-(\d+)/.exec(producer.name)![1])).toBeLessThan(
+            Number(/stage-(\d+)/.exec(s.name)![1]),
+          );
+        }
     }
   });
 });

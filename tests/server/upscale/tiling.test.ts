@@ -2,7 +2,7 @@
 // small-image guard and the engine's memory cap (tiling.ts).
 import { describe, expect, it } from 'vitest';
 
-import { planTiles, tileCountsFor, type TileGrid } from '../../../server/upscale/tiling.js';
+import { planTiles, tileCountsFor, tileCountsForBudget, type TileGrid } from '../../../server/upscale/tiling.js';
 
 const NO_CAP = 100_000;
 
@@ -103,5 +103,55 @@ describe('memory cap', () => {
   it('keeps the mode grid when it already fits the cap', () => {
     expect(sides(grid(3, 480, 480, 2, 192))).toEqual({ widths: [160, 160, 160], heights: [160, 160, 160] });
     expect(grid(4, 1024, 1024, 2, 300).tiles).toHaveLength(16);
+  });
+});
+
+describe('tiles sized by a memory budget (tileCountsForBudget)', () => {
+  const P = 18;
+  const padded = (g: TileGrid): number =>
+    Math.max(...g.tiles.map((t) => (t.w + 2 * P) * (t.h + 2 * P)));
+  const budgetGrid = (mode: number, w: number, h: number, maxPx: number, untiledPx = 0): TileGrid => {
+    const { cols, rows } = tileCountsForBudget(mode, w, h, 2, P, maxPx, untiledPx);
+    return planTiles(w, h, 2, cols, rows);
+  };
+
+  it('runs untiled when the whole image fits the one-graph budget', () => {
+    expect(budgetGrid(0, 640, 480, 10_000, 1_000_000).tiles).toHaveLength(1);
+  });
+
+  it('uses the fewest tiles whose padded area fits, never over the budget', () => {
+    // 640x480 with room for half the image: two tiles, not the fixed 192 px side's twelve
+    const g = budgetGrid(0, 640, 480, 200_000);
+    expect(g.tiles).toHaveLength(2);
+    expect(padded(g)).toBeLessThanOrEqual(200_000);
+    for (const maxPx of [30_000, 60_000, 100_000, 150_000, 400_000]) {
+      const b = budgetGrid(0, 1632, 1224, maxPx);
+      expect(padded(b)).toBeLessThanOrEqual(maxPx);
+      // one tile fewer would not fit: every grid with fewer tiles is over the budget
+      for (let cols = 1; cols <= 40; cols++)
+        for (let rows = 1; rows <= 40; rows++) {
+          const other = planTiles(1632, 1224, 2, cols, rows);
+          if (other.tiles.length < b.tiles.length) expect(padded(other)).toBeGreaterThan(maxPx);
+        }
+    }
+  });
+
+  it('a larger budget never gives more tiles', () => {
+    let last = Infinity;
+    for (const maxPx of [20_000, 40_000, 80_000, 160_000, 320_000]) {
+      const n = budgetGrid(0, 2048, 2048, maxPx).tiles.length;
+      expect(n).toBeLessThanOrEqual(last);
+      last = n;
+    }
+  });
+
+  it('keeps at least the tiles tile_mode asks for', () => {
+    expect(budgetGrid(2, 640, 480, 10_000_000).tiles).toHaveLength(4);
+    expect(budgetGrid(1, 640, 480, 10_000_000).tiles).toHaveLength(2);
+  });
+
+  it('falls back to small tiles when nothing fits', () => {
+    const g = budgetGrid(0, 640, 480, 10);
+    expect(Math.max(...g.tiles.map((t) => t.w))).toBeLessThanOrEqual(64);
   });
 });

@@ -1,0 +1,309 @@
+// Winograd F(m×m, 3×3) convolutions as ONNX subgraphs, for the converter.
+//
+// A valid (unpadded) 3×3 stride-1 convolution of a [1, C, H, W] map is computed
+// on m×m output tiles, each read from an α×α input tile (α = m + 2):
+//   1. input transform  V = Bᵀ d B: the channels are folded into the batch
+//      ([C, 1, H, W], a free Reshape) and one Conv with α² fixed α×α kernels,
+//      stride m, gives [C, α², th, tw]; a Transpose makes it [α², C, T];
+//   2. one batched MatMul against U = G g Gᵀ (the weights transformed once,
+//      at conversion): [α², K, C] × [α², C, T] -> [α², K, T];
+//   3. output transform Y = Aᵀ M A: a MatMul by (Aᵀ ⊗ Aᵀ) gives [m², K, T],
+//      which is already DepthToSpace's DCR layout: [1, m²K, th, tw] -> the
+//      [1, K, th·m, tw·m] map, then a Slice to the real (H-2)×(W-2) size.
+// The transform's Conv pads m-1 zero rows/columns at the bottom/right, so the
+// tiles cover any size without shape arithmetic; only the final Slice reads the
+// input's shape. Multiplications per output pixel and output channel: 9C direct,
+// α²C/m² here (4C for F(2,3), 2.25C for F(4,3), 1.78C for F(6,3)), plus the
+// transforms; larger m loses more precision (fp32 rounding grows with the
+// transform's coefficients).
+
+import {
+  type OnnxNode,
+  type OnnxTensor,
+  floatTensor,
+  int64Tensor,
+} from './onnx-proto.js';
+
+export type WinogradTile = 2 | 4 | 6;
+export const WINOGRAD_TILES: readonly WinogradTile[] = [2, 4, 6];
+
+export interface WinogradMatrices {
+  m: number;
+  alpha: number;
+  /** m × α, row-major */
+  at: Float64Array;
+  /** α × 3 */
+  g: Float64Array;
+  /** α × α */
+  bt: Float64Array;
+}
+
+/** Interpolation points (plus the point at infinity) per output tile size. */
+const POINTS: Record<WinogradTile, number[]> = {
+  2: [0, 1, -1],
+  4: [0, 1, -1, 2, -2],
+  6: [0, 1, -1, 2, -2, 0.5, -0.5],
+};
+
+/** Solves the square system a·x = b (n × n, row-major) by Gaussian elimination with partial pivoting. */
+function solve(a: Float64Array, b: Float64Array, n: number): Float64Array {
+  const m = Float64Array.from(a);
+  const x = Float64Array.from(b);
+  for (let col = 0; col < n; col++) {
+    let piv = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r * n + col]!) > Math.abs(m[piv * n + col]!)) piv = r;
+    if (Math.abs(m[piv * n + col]!) < 1e-12) throw new Error('singular Winograd system');
+    if (piv !== col) {
+      for (let c = 0; c < n; c++) [m[col * n + c], m[piv * n + c]] = [m[piv * n + c]!, m[col * n + c]!];
+      [x[col], x[piv]] = [x[piv]!, x[col]!];
+    }
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r * n + col]! / m[col * n + col]!;
+      if (f === 0) continue;
+      for (let c = col; c < n; c++) m[r * n + c]! -= f * m[col * n + c]!;
+      x[r]! -= f * x[col]!;
+    }
+  }
+  for (let r = 0; r < n; r++) x[r]! /= m[r * n + r]!;
+  return x;
+}
+
+/**
+ * Toom-Cook matrices of F(m, 3): Aᵀ is the Vandermonde matrix of the points
+ * (plus infinity), G the filter transform scaled by the points' Lagrange
+ * denominators, and Bᵀ is solved from the identity
+ * Σ_j Aᵀ[i][j] G[j][k] Bᵀ[j][l] = [l = i + k] (least squares, exact here).
+ */
+export function winogradMatrices(m: WinogradTile): WinogradMatrices {
+  const r = 3;
+  const pts = POINTS[m];
+  const n = pts.length; // finite points
+  const alpha = n + 1;
+  const at = new Float64Array(m * alpha);
+  const g = new Float64Array(alpha * r);
+  for (let j = 0; j < n; j++) {
+    let f = 1;
+    for (let l = 0; l < n; l++) if (l !== j) f *= pts[j]! - pts[l]!;
+    for (let i = 0; i < m; i++) at[i * alpha + j] = pts[j]! ** i;
+    for (let k = 0; k < r; k++) g[j * r + k] = pts[j]! ** k / f;
+  }
+  at[(m - 1) * alpha + n] = 1;
+  g[n * r + r - 1] = 1;
+  // Equations (i, k) for each input position l; unknowns Bᵀ[·][l].
+  const rows = m * r;
+  const coef = new Float64Array(rows * alpha);
+  for (let i = 0; i < m; i++)
+    for (let k = 0; k < r; k++)
+      for (let j = 0; j < alpha; j++) coef[(i * r + k) * alpha + j] = at[i * alpha + j]! * g[j * r + k]!;
+  const normal = new Float64Array(alpha * alpha);
+  for (let a = 0; a < alpha; a++)
+    for (let b = 0; b < alpha; b++) {
+      let s = 0;
+      for (let q = 0; q < rows; q++) s += coef[q * alpha + a]! * coef[q * alpha + b]!;
+      normal[a * alpha + b] = s;
+    }
+  const bt = new Float64Array(alpha * alpha);
+  for (let l = 0; l < alpha; l++) {
+    const rhs = new Float64Array(alpha);
+    for (let i = 0; i < m; i++)
+      for (let k = 0; k < r; k++) {
+        if (l !== i + k) continue;
+        for (let j = 0; j < alpha; j++) rhs[j]! += coef[(i * r + k) * alpha + j]!;
+      }
+    const col = solve(normal, rhs, alpha);
+    for (let j = 0; j < alpha; j++) bt[j * alpha + l] = Math.abs(col[j]!) < 1e-12 ? 0 : col[j]!;
+  }
+  // Check the identity exactly (to rounding): a wrong matrix must never reach a graph.
+  for (let i = 0; i < m; i++)
+    for (let k = 0; k < r; k++)
+      for (let l = 0; l < alpha; l++) {
+        let s = 0;
+        for (let j = 0; j < alpha; j++) s += at[i * alpha + j]! * g[j * r + k]! * bt[j * alpha + l]!;
+        if (Math.abs(s - (l === i + k ? 1 : 0)) > 1e-9) throw new Error(`F(${m},3) transform does not hold`);
+      }
+  return { m, alpha, at, g, bt };
+}
+
+export interface WinogradConv {
+  /** node and initializer name prefix */
+  name: string;
+  input: string;
+  /** the convolution's output, before bias and activation are applied by the caller */
+  output: string;
+  /** ncnn/ONNX layout [outC][inC][3][3] */
+  weight: Float32Array;
+  bias?: Float32Array;
+  inC: number;
+  outC: number;
+  m: WinogradTile;
+  /** one α×α Conv (default) or two separable ones */
+  inputTransform?: 'conv' | 'separable';
+  /** MatMul + DepthToSpace (default) or Transpose + ConvTranspose */
+  outputTransform?: 'shuffle' | 'deconv';
+}
+
+/**
+ * Emits the nodes of a Winograd convolution (valid padding, stride 1,
+ * dilation 1) into `nodes` and its constants into `inits`; the output includes
+ * the bias.
+ */
+export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: OnnxTensor[]): void {
+  const { name, m, inC, outC } = c;
+  const { alpha, at, g, bt } = winogradMatrices(m);
+  const a2 = alpha * alpha;
+  // 1. input transform as a 1-channel Conv over the channels-as-batch map
+  const bin = new Float32Array(a2 * alpha * alpha);
+  for (let a = 0; a < alpha; a++)
+    for (let b = 0; b < alpha; b++)
+      for (let u = 0; u < alpha; u++)
+        for (let v = 0; v < alpha; v++)
+          bin[((a * alpha + b) * alpha + u) * alpha + v] = bt[a * alpha + u]! * bt[b * alpha + v]!;
+  inits.push(int64Tensor(`${name}_wg_cb`, [-1, 1, 0, 0]));
+  nodes.push({ opType: 'Reshape', inputs: [c.input, `${name}_wg_cb`], outputs: [`${name}_wg_x`] });
+  if ((c.inputTransform ?? 'conv') === 'conv') {
+    inits.push(floatTensor(`${name}_wg_bt`, [a2, 1, alpha, alpha], bin));
+    nodes.push({
+      opType: 'Conv',
+      name: `${name}_wg_in`,
+      inputs: [`${name}_wg_x`, `${name}_wg_bt`],
+      outputs: [`${name}_wg_v4`],
+      attrs: { kernel_shape: [alpha, alpha], strides: [m, m], pads: [0, 0, m - 1, m - 1] },
+    });
+  } else {
+    // separable: rows (α×1, stride m), then columns (1×α, stride m) of each row result
+    const bv = new Float32Array(alpha * alpha);
+    for (let a = 0; a < alpha; a++) for (let u2 = 0; u2 < alpha; u2++) bv[a * alpha + u2] = bt[a * alpha + u2]!;
+    inits.push(floatTensor(`${name}_wg_btr`, [alpha, 1, alpha, 1], bv));
+    inits.push(floatTensor(`${name}_wg_btc`, [alpha, 1, 1, alpha], bv));
+    nodes.push({
+      opType: 'Conv',
+      name: `${name}_wg_inr`,
+      inputs: [`${name}_wg_x`, `${name}_wg_btr`],
+      outputs: [`${name}_wg_r`],
+      attrs: { kernel_shape: [alpha, 1], strides: [m, 1], pads: [0, 0, m - 1, 0] },
+    });
+    inits.push(int64Tensor(`${name}_wg_rb`, [-1, 1, 0, 0]));
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_r`, `${name}_wg_rb`], outputs: [`${name}_wg_r1`] });
+    nodes.push({
+      opType: 'Conv',
+      name: `${name}_wg_inc`,
+      inputs: [`${name}_wg_r1`, `${name}_wg_btc`],
+      outputs: [`${name}_wg_v4`],
+      attrs: { kernel_shape: [1, alpha], strides: [1, m], pads: [0, 0, 0, m - 1] },
+    });
+  }
+  inits.push(int64Tensor(`${name}_wg_vs`, [inC, a2, -1]));
+  nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_v4`, `${name}_wg_vs`], outputs: [`${name}_wg_v3`] });
+  nodes.push({
+    opType: 'Transpose',
+    inputs: [`${name}_wg_v3`],
+    outputs: [`${name}_wg_v`],
+    attrs: { perm: [1, 0, 2] },
+  });
+  // 2. the batched product against the transformed weights U [α², K, C]
+  const u = new Float32Array(a2 * outC * inC);
+  const wk = new Float64Array(9);
+  for (let o = 0; o < outC; o++)
+    for (let i = 0; i < inC; i++) {
+      for (let q = 0; q < 9; q++) wk[q] = c.weight[(o * inC + i) * 9 + q]!;
+      for (let a = 0; a < alpha; a++)
+        for (let b = 0; b < alpha; b++) {
+          let s = 0;
+          for (let k = 0; k < 3; k++)
+            for (let l = 0; l < 3; l++) s += g[a * 3 + k]! * wk[k * 3 + l]! * g[b * 3 + l]!;
+          u[((a * alpha + b) * outC + o) * inC + i] = s;
+        }
+    }
+  inits.push(floatTensor(`${name}_wg_u`, [a2, outC, inC], u));
+  nodes.push({
+    opType: 'MatMul',
+    name: `${name}_wg_mm`,
+    inputs: [`${name}_wg_u`, `${name}_wg_v`],
+    outputs: [`${name}_wg_m`],
+  });
+  // 3. output transform
+  const aout = new Float32Array(m * m * a2);
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < m; j++)
+      for (let a = 0; a < alpha; a++)
+        for (let b = 0; b < alpha; b++)
+          aout[(i * m + j) * a2 + a * alpha + b] = at[i * alpha + a]! * at[j * alpha + b]!;
+  nodes.push({ opType: 'Shape', inputs: [`${name}_wg_v4`], outputs: [`${name}_wg_vshape`], attrs: { start: 2 } });
+  if ((c.outputTransform ?? 'shuffle') === 'shuffle') {
+    // (Aᵀ ⊗ Aᵀ) [m², α²] × M [α², K·T] = [m², K, T]: DepthToSpace's DCR layout
+    inits.push(floatTensor(`${name}_wg_at`, [m * m, a2], aout));
+    inits.push(int64Tensor(`${name}_wg_ms`, [a2, -1]));
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_m`, `${name}_wg_ms`], outputs: [`${name}_wg_m2`] });
+    nodes.push({
+      opType: 'MatMul',
+      name: `${name}_wg_out`,
+      inputs: [`${name}_wg_at`, `${name}_wg_m2`],
+      outputs: [`${name}_wg_y2`],
+    });
+    inits.push(int64Tensor(`${name}_wg_ys0`, [1, m * m * outC]));
+    nodes.push({
+      opType: 'Concat',
+      inputs: [`${name}_wg_ys0`, `${name}_wg_vshape`],
+      outputs: [`${name}_wg_ys`],
+      attrs: { axis: 0 },
+    });
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_y2`, `${name}_wg_ys`], outputs: [`${name}_wg_y4`] });
+    nodes.push({
+      opType: 'DepthToSpace',
+      inputs: [`${name}_wg_y4`],
+      outputs: [`${name}_wg_yt`],
+      attrs: { blocksize: m, mode: 'DCR' },
+    });
+  } else {
+    // [K, α², th, tw] (K as the batch) through a ConvTranspose with kernel = stride = m
+    nodes.push({
+      opType: 'Transpose',
+      inputs: [`${name}_wg_m`],
+      outputs: [`${name}_wg_mk`],
+      attrs: { perm: [1, 0, 2] },
+    });
+    inits.push(int64Tensor(`${name}_wg_ks0`, [outC, a2]));
+    nodes.push({
+      opType: 'Concat',
+      inputs: [`${name}_wg_ks0`, `${name}_wg_vshape`],
+      outputs: [`${name}_wg_ks`],
+      attrs: { axis: 0 },
+    });
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_mk`, `${name}_wg_ks`], outputs: [`${name}_wg_mk4`] });
+    inits.push(floatTensor(`${name}_wg_atk`, [a2, 1, m, m], (() => {
+      const t = new Float32Array(a2 * m * m);
+      for (let q = 0; q < a2; q++) for (let p = 0; p < m * m; p++) t[q * m * m + p] = aout[p * a2 + q]!;
+      return t;
+    })()));
+    nodes.push({
+      opType: 'ConvTranspose',
+      name: `${name}_wg_out`,
+      inputs: [`${name}_wg_mk4`, `${name}_wg_atk`],
+      outputs: [`${name}_wg_yk`],
+      attrs: { kernel_shape: [m, m], strides: [m, m] },
+    });
+    inits.push(int64Tensor(`${name}_wg_ks1`, [1, -1, 0, 0]));
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_yk`, `${name}_wg_ks1`], outputs: [`${name}_wg_yt`] });
+  }
+  // Slice to (H-2)×(W-2)
+  nodes.push({ opType: 'Shape', inputs: [c.input], outputs: [`${name}_wg_xshape`], attrs: { start: 2 } });
+  inits.push(int64Tensor(`${name}_wg_two`, [2, 2]));
+  inits.push(int64Tensor(`${name}_wg_zero`, [0, 0]));
+  inits.push(int64Tensor(`${name}_wg_axes`, [2, 3]));
+  nodes.push({
+    opType: 'Sub',
+    inputs: [`${name}_wg_xshape`, `${name}_wg_two`],
+    outputs: [`${name}_wg_ends`],
+  });
+  const sliced = c.bias ? `${name}_wg_nb` : c.output;
+  nodes.push({
+    opType: 'Slice',
+    inputs: [`${name}_wg_yt`, `${name}_wg_zero`, `${name}_wg_ends`, `${name}_wg_axes`],
+    outputs: [sliced],
+  });
+  if (c.bias) {
+    inits.push(floatTensor(`${name}_wg_b`, [1, outC, 1, 1], c.bias));
+    nodes.push({ opType: 'Add', inputs: [sliced, `${name}_wg_b`], outputs: [c.output] });
+  }
+}

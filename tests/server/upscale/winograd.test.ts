@@ -1,0 +1,142 @@
+// Winograd F(m, 3) convolutions (winograd.ts) against onnxruntime's direct Conv:
+// single layers of odd sizes, and whole converted Real-CUGAN graphs with every
+// 3×3 convolution emitted as Winograd.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { describe, expect, it } from 'vitest';
+
+import { variantSpecs } from '../../../server/upscale/converter.js';
+import { buildOnnxGraph, loadNcnnWeights } from '../../../server/upscale/graph-builder.js';
+import { weightsDir } from '../../../server/upscale/model-store.js';
+import { findSeBlocks } from '../../../server/upscale/ncnn-analysis.js';
+import { paramInt, parseNcnnParam } from '../../../server/upscale/ncnn-param.js';
+import { type OnnxGraph, TensorType, encodeModel, floatTensor } from '../../../server/upscale/onnx-proto.js';
+import {
+  WINOGRAD_TILES,
+  type WinogradTile,
+  emitWinogradConv,
+  winogradMatrices,
+} from '../../../server/upscale/winograd.js';
+import { models } from './helpers.js';
+
+function rand(n: number, seed: number, scale: number): Float32Array {
+  const a = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    a[i] = ((s >>> 8) / 2 ** 24 - 0.5) * scale;
+  }
+  return a;
+}
+
+async function runLayer(
+  inC: number,
+  outC: number,
+  m: WinogradTile | 0,
+  w: Float32Array,
+  b: Float32Array | undefined,
+  x: ort.Tensor,
+): Promise<ort.Tensor> {
+  const g: OnnxGraph = {
+    name: 'layer',
+    nodes: [],
+    initializers: [],
+    inputs: [{ name: 'x', elemType: TensorType.FLOAT, shape: [1, inC, 'h', 'w'] }],
+    outputs: [{ name: 'y', elemType: TensorType.FLOAT, shape: [1, outC, 'oh', 'ow'] }],
+  };
+  if (m === 0) {
+    g.initializers.push(floatTensor('w', [outC, inC, 3, 3], w));
+    if (b) g.initializers.push(floatTensor('b', [outC], b));
+    g.nodes.push({ opType: 'Conv', inputs: b ? ['x', 'w', 'b'] : ['x', 'w'], outputs: ['y'], attrs: { kernel_shape: [3, 3] } });
+  } else {
+    const c = { name: 'l', input: 'x', output: 'y', weight: w, inC, outC, m };
+    emitWinogradConv(b ? { ...c, bias: b } : c, g.nodes, g.initializers);
+  }
+  const s = await ort.InferenceSession.create(encodeModel(g), { graphOptimizationLevel: 'all' });
+  try {
+    return (await s.run({ x }))['y']!;
+  } finally {
+    await s.release();
+  }
+}
+
+describe('Winograd transforms', () => {
+  it.each(WINOGRAD_TILES)('F(%i, 3) matrices compute a 1-D correlation exactly', (m) => {
+    const { alpha, at, g, bt } = winogradMatrices(m);
+    const d = Array.from({ length: alpha }, (_, i) => Math.sin(i + 1) * 3);
+    const k = [0.5, -1.25, 2];
+    const gk = Array.from({ length: alpha }, (_, j) => k.reduce((s, v, q) => s + g[j * 3 + q]! * v, 0));
+    const bd = Array.from({ length: alpha }, (_, j) => d.reduce((s, v, l) => s + bt[j * alpha + l]! * v, 0));
+    for (let i = 0; i < m; i++) {
+      const y = gk.reduce((s, v, j) => s + at[i * alpha + j]! * v * bd[j]!, 0);
+      expect(y).toBeCloseTo(k[0]! * d[i]! + k[1]! * d[i + 1]! + k[2]! * d[i + 2]!, 9);
+    }
+  });
+});
+
+describe('Winograd convolution layers against direct convolution', () => {
+  // sizes that are and are not multiples of the tile, down to a single output pixel
+  const cases: Array<[WinogradTile, number, number, number, number, boolean]> = [];
+  for (const m of WINOGRAD_TILES)
+    for (const [inC, outC, h, w, bias] of [
+      [3, 8, 3, 3, true],
+      [16, 16, 13, 9, true],
+      [8, 4, 2 * m + 2, 3 * m + 2, false],
+      [32, 12, 37, 41, true],
+    ] as const)
+      cases.push([m, inC, outC, h, w, bias]);
+  it.each(cases)('F(%i, 3) %i->%i channels on %ix%i (bias %s)', async (m, inC, outC, h, w, bias) => {
+    const wt = rand(outC * inC * 9, inC * 31 + outC, 2 / Math.sqrt(inC * 9));
+    const b = bias ? rand(outC, 5, 0.2) : undefined;
+    const x = new ort.Tensor('float32', rand(inC * h * w, h * 7 + w, 2), [1, inC, h, w]);
+    const direct = await runLayer(inC, outC, 0, wt, b, x);
+    const wino = await runLayer(inC, outC, m, wt, b, x);
+    expect(wino.dims).toEqual([1, outC, h - 2, w - 2]);
+    const a = direct.data as Float32Array;
+    const c = wino.data as Float32Array;
+    let err = 0;
+    let top = 0;
+    for (let i = 0; i < a.length; i++) {
+      err = Math.max(err, Math.abs(a[i]! - c[i]!));
+      top = Math.max(top, Math.abs(a[i]!));
+    }
+    expect(err / top).toBeLessThan(m === 6 ? 1e-4 : 3e-5);
+  });
+});
+
+describe('converted Real-CUGAN graphs with Winograd layers', () => {
+  it.each([
+    ['up2x-conservative', 4],
+    ['up3x-conservative', 6],
+    ['up4x-conservative', 2],
+  ] as const)('%s with every 3x3 convolution as F(%i, 3) matches the direct graph within 1/255', async (name, m) => {
+    const dir = await models();
+    const [param, bin] = await Promise.all([
+      readFile(path.join(weightsDir(dir), `${name}.param`), 'utf8'),
+      readFile(path.join(weightsDir(dir), `${name}.bin`)),
+    ]);
+    const graph = parseNcnnParam(param);
+    const weights = loadNcnnWeights(graph, bin);
+    const plan: Record<string, WinogradTile> = {};
+    for (const l of graph.layers)
+      if (l.type === 'Convolution' && paramInt(l, 1, 0) === 3 && paramInt(l, 3, 1) === 1) plan[l.name] = m;
+    expect(Object.keys(plan).length).toBeGreaterThan(10);
+    const full = variantSpecs(graph, findSeBlocks(graph)).find((s) => s.name === 'full')!;
+    const side = 72; // a multiple of every model's alignment, and large enough for its valid convolutions
+    const x = new ort.Tensor('float32', rand(3 * side * side, 9, 1).map((v) => v + 0.5), [1, 3, side, side]);
+    const outputs: Float32Array[] = [];
+    for (const build of [{}, { winograd: plan }]) {
+      const s = await ort.InferenceSession.create(encodeModel(buildOnnxGraph(graph, weights, full, build)));
+      const feeds: Record<string, ort.Tensor> = { input: x };
+      if (s.inputNames.includes('alpha')) feeds['alpha'] = new ort.Tensor('float32', Float32Array.of(1), []);
+      outputs.push((await s.run(feeds))['output']!.data as Float32Array);
+      await s.release();
+    }
+    const [a, b] = outputs as [Float32Array, Float32Array];
+    expect(b.length).toBe(a.length);
+    let err = 0;
+    for (let i = 0; i < a.length; i++) err = Math.max(err, Math.abs(a[i]! - b[i]!));
+    expect(err).toBeLessThan(0.5 / 255);
+  });
+});
