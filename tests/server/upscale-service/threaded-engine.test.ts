@@ -75,8 +75,11 @@ describe('the engine on its own thread', () => {
     });
 
     const controller = new AbortController();
+    // Four tiles, so progress comes (and the cancel lands) before the job's end: a job this small
+    // otherwise runs untiled, its one report coming with the finished image.
     const job = threaded.upscale(image, {
       modelName: 'up2x-conservative',
+      tileMode: 2,
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });
