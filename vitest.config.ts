@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { localeParts } from './scripts/vite-locale-parts';
 
 // Two projects: pure/browser-side logic under jsdom, server integration under node.
 // End-to-end tests are Playwright's (tests/e2e) and run separately.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [localeParts(), react()],
   test: {
     projects: [
       {

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { startThemeSync } from './features/settings/model/theme';
 import { initI18n } from './i18n/i18n';
+import { getSession } from './lib/session/session-store';
 import { registerServiceWorker } from './lib/offline/sw-registration';
 import { bindOfflineDataToSession } from './lib/offline/user-scope';
 import { queryClient } from './lib/query/query-client';
@@ -26,7 +27,8 @@ const offlineData = bindOfflineDataToSession(queryClient).catch((error: unknown)
   // No IndexedDB (private mode, blocked): the app still works online.
   console.warn('offline data unavailable', error);
 });
-void Promise.all([initI18n(), offlineData]).finally(() => {
+// Without a session only the sign-in screen's part of them (i18n/locale-parts.ts).
+void Promise.all([initI18n({ all: getSession().isLoggedIn }), offlineData]).finally(() => {
   createRoot(root).render(
     <StrictMode>
       <App />

@@ -3,11 +3,13 @@
 //   navigation   app routes → the precached index.html (HashRouter: the path is "/" in practice)
 //   config       /config.json → network first, cached copy when offline
 //   locale       interface language chunks and locale files → cache first, with expiry
-//   media        images, thumbnails, video posters and videos → cache first, with expiry, per user
+//   media        images, thumbnails and video posters → cache first, with expiry, per user
+//   video        video files → the copy kept on this device (byte ranges answered from it), else
+//                the network untouched (lib/offline/kept-videos.ts)
 //   deviceManifest  the upscale graphs' manifest → network first, cached copy when offline
 //   deviceModel  the upscale graphs and onnxruntime's wasm → cache first, on first use (never precached)
 //   passthrough  API calls, the reachability probe, other origins, non-GET → never touched
-export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'deviceManifest' | 'deviceModel' | 'passthrough';
+export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'video' | 'deviceManifest' | 'deviceModel' | 'passthrough';
 
 export interface RequestFacts {
   url: string;
@@ -27,6 +29,8 @@ export const CACHE_NAMES = {
   config: 'loom-config',
   locales: 'loom-locales',
   media: 'loom-user-media', // a user cache: starts with USER_CACHE_PREFIX
+  // Finished videos the person keeps for offline showing, within their budget (a user cache too).
+  videos: 'loom-user-videos',
   // Real-CUGAN's converted graphs (no user data) for upscaling on this device, offline too.
   deviceModels: 'loom-device-models',
 } as const;
@@ -42,8 +46,8 @@ export const EXPIRY = {
   deviceModels: { maxEntries: 48, maxAgeSeconds: 60 * 24 * 60 * 60 },
 } as const;
 
-const MEDIA_EXTENSIONS = /\.(png|jpe?g|webp|gif|avif|bmp|mp4|webm|mov)$/i;
-const MEDIA_DESTINATIONS = new Set(['image', 'video']);
+const MEDIA_EXTENSIONS = /\.(png|jpe?g|webp|gif|avif|bmp)$/i;
+const VIDEO_EXTENSIONS = /\.(mp4|webm|mov)$/i;
 // Vite names a dynamically imported locales/xx-YY.json chunk assets/xx-YY-<hash>.js.
 const LOCALE_CHUNK = new RegExp(`^/assets/(${LOCALES.join('|')})-[\\w-]{6,}\\.js$`);
 const LOCALE_FILE = new RegExp(`^/locales/(${LOCALES.join('|')})\\.json$`);
@@ -85,7 +89,8 @@ export function classifyRequest(facts: RequestFacts, origin: string): RouteKind 
   if (isLocaleRequest(pathname)) return 'locale';
   const device = deviceModelKind(pathname);
   if (device) return device;
-  if (MEDIA_DESTINATIONS.has(facts.destination) || MEDIA_EXTENSIONS.test(pathname)) {
+  if (facts.destination === 'video' || VIDEO_EXTENSIONS.test(pathname)) return 'video';
+  if (facts.destination === 'image' || MEDIA_EXTENSIONS.test(pathname)) {
     // Media behind the API (results, thumbnails) is cached; JSON API answers never are.
     return 'media';
   }

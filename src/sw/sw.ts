@@ -7,6 +7,8 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { Route, Router } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { MIN_EVICTION_BYTES, evictLeastRecentlyUsedMedia } from '../lib/db/lru-eviction';
+import { matchKeptVideo } from '../lib/offline/kept-videos';
+import { rangeResponse } from '../lib/offline/video-range';
 import { CACHE_NAMES, EXPIRY, MEDIA_EVICTED_MESSAGE, classifyRequest, type RouteKind } from './routes';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -17,9 +19,20 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 clientsClaim();
 
+/**
+ * A video file: the copy kept on this device when there is one (the player's byte ranges answered
+ * from it, 206, so it seeks offline), else the network as if no worker were here. Never stored on
+ * the way: keeping is the person's choice (lib/offline/kept-videos.ts).
+ */
+async function videoHandler({ request }: { request: Request }): Promise<Response> {
+  const kept = await matchKeptVideo(self.caches, request.url, self.location.origin).catch(() => null);
+  if (kept) return rangeResponse(request.headers.get('range'), kept);
+  return fetch(request);
+}
+
 const handlers: Record<
   Exclude<RouteKind, 'passthrough'>,
-  ReturnType<typeof createHandlerBoundToURL> | CacheFirst | NetworkFirst
+  ReturnType<typeof createHandlerBoundToURL> | CacheFirst | NetworkFirst | typeof videoHandler
 > = {
   navigation: createHandlerBoundToURL('/index.html'),
   config: new NetworkFirst({ cacheName: CACHE_NAMES.config, networkTimeoutSeconds: 4 }),
@@ -33,6 +46,7 @@ const handlers: Record<
     cacheName: CACHE_NAMES.media,
     plugins: [new ExpirationPlugin({ ...EXPIRY.media })],
   }),
+  video: videoHandler,
   deviceManifest: new NetworkFirst({ cacheName: CACHE_NAMES.deviceModels, networkTimeoutSeconds: 4 }),
   deviceModel: new CacheFirst({
     cacheName: CACHE_NAMES.deviceModels,

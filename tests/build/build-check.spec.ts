@@ -17,7 +17,7 @@ interface PrecacheEntry {
 /** The page modules of the lazy page table: each must be its own precached chunk. */
 function lazyPageModules(): string[] {
   const table = readFileSync(path.resolve('src/app/routing/lazy-pages.ts'), 'utf8');
-  const names = [...table.matchAll(/lazy\(\(\) => import\('([^']+)'\)\)/g)].map((m) =>
+  const names = [...table.matchAll(/lazy\(\(\) =>\s*(?:Promise\.all\(\[)?import\('([^']+)'\)/g)].map((m) =>
     path.basename(m[1] ?? ''),
   );
   if (names.length === 0) throw new Error('no lazy pages found in src/app/routing/lazy-pages.ts');

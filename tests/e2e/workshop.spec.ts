@@ -25,8 +25,7 @@ import {
 
 const PORT = Number(process.env.WORKSHOP_E2E_PORT ?? 8161);
 
-// One retry: on a loaded 2-core machine a run of this suite has failed intermittently (noted on the issue); a retry is reported as flaky.
-test.describe.configure({ mode: 'serial', retries: 1 });
+test.describe.configure({ mode: 'serial' });
 // page.route must see the app's calls: no service worker between them in this file.
 test.use({ serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
 test.setTimeout(90_000);
@@ -365,6 +364,10 @@ test('a DESIGNER is refused by the server and sees no workshop in the menu', asy
   await expect(page.getByTestId('page-gemini-banana')).toHaveCount(0);
 });
 
+// One small item of each type: since image items go through Real-CUGAN (about 70 s per 1 MP input
+// on this loaded 2-core machine), three rounds with 1600×1200 images ran past the test's time limit
+// every time, and stopping the server then aborted it mid-image. What a full-size item costs is
+// `npm run bench:workshop-upscale`'s figure.
 test('timings of each item type with the built-in engine (for the notes)', async () => {
   admin = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
   type Run = { processing_ms: number; wall_ms: number; confidence: number | null; model: string | null };
@@ -372,12 +375,10 @@ test('timings of each item type with the built-in engine (for the notes)', async
   const config = JSON.stringify({ model: 'local', creativity: 0.5, precision: 0.5, style: 'natural' });
   const cases = [
     { type: 'text', size: null },
-    { type: 'image', size: [512, 512] },
-    { type: 'mixed', size: [512, 512] },
-    { type: 'image', size: [1600, 1200] },
-    { type: 'mixed', size: [1600, 1200] },
+    { type: 'image', size: [96, 96] },
+    { type: 'mixed', size: [96, 96] },
   ] as const;
-  for (let round = 0; round < 3; round += 1) {
+  for (let round = 0; round < 1; round += 1) {
     for (const c of cases) {
       const form = new FormData();
       form.append('type', c.type);

@@ -29,6 +29,17 @@ port.on('message', (message: ToEngine) => {
     case 'abort':
       running.get(message.id)?.abort();
       return;
+    case 'close':
+      // Terminating this thread while onnxruntime-node computes a tile aborts the whole process
+      // ("terminate called after throwing an instance of 'Napi::Error'"): the run's completion
+      // lands in a torn-down environment. So the jobs stop between tiles, the sessions are released,
+      // and the thread leaves only then.
+      for (const controller of running.values()) controller.abort();
+      void engine
+        .close()
+        .catch(() => undefined)
+        .finally(() => process.exit(0));
+      return;
     case 'upscale': {
       const controller = new AbortController();
       running.set(message.id, controller);

@@ -23,7 +23,9 @@ export type EngineJobParams = {
 export type ToEngine =
   | { type: 'list'; id: number }
   | { type: 'upscale'; id: number; input: Uint8Array; params: EngineJobParams }
-  | { type: 'abort'; id: number };
+  | { type: 'abort'; id: number }
+  /** Stop: running jobs are cancelled at their next tile, then the thread exits by itself. */
+  | { type: 'close' };
 
 export interface ThreadError {
   code: UpscaleErrorCode;

@@ -20,6 +20,8 @@ interface Pending {
 }
 
 const ENTRY = new URL('./engine-thread-entry.mjs', import.meta.url);
+/** How long close() lets a running tile finish before it terminates the thread regardless. */
+const CLOSE_GRACE_MS = 120_000;
 
 export class ThreadedEngine implements UpscaleEnginePort {
   private worker: Worker | null = null;
@@ -55,7 +57,16 @@ export class ThreadedEngine implements UpscaleEnginePort {
     this.worker = null;
     if (worker) {
       const thread = worker.threadId;
-      await worker.terminate();
+      // The thread cancels its jobs at their next tile and exits (engine-thread-main.ts): never
+      // terminated mid-tile, which would abort this process. terminate() only past a long grace.
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage({ type: 'close' } satisfies ToEngine);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);
+      });
+      if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
+      clearTimeout(timer);
       // Before the process may exit: the exit handler's removal would not be awaited.
       await removeThreadFiles(this.options.featureCacheDir, thread).catch(() => undefined);
     }
@@ -63,7 +74,7 @@ export class ThreadedEngine implements UpscaleEnginePort {
   }
 
   private call<T>(
-    message: ToEngine,
+    message: Exclude<ToEngine, { type: 'close' }>,
     transfer: ArrayBuffer[] = [],
     onProgress?: (fraction: number) => void,
   ): Promise<T> {

@@ -1,8 +1,12 @@
 // Every page is its own chunk (spec §2: all pages load lazily).
 import { lazy } from 'react';
+import { loadAllStrings } from '../../i18n/i18n';
 
 export const LoginPage = lazy(() => import('../../features/auth/components/login-page'));
-export const AppShell = lazy(() => import('../layout/app-shell'));
+// Every signed-in page renders inside the shell: it waits for the signed-in pages' strings too.
+export const AppShell = lazy(() =>
+  Promise.all([import('../layout/app-shell'), loadAllStrings().catch(() => undefined)]).then(([module]) => module),
+);
 export const HomePage = lazy(() => import('../../features/home/components/home-page'));
 export const ImageProcessingPage = lazy(() => import('../../features/image-processing/components/image-processing-page'));
 export const VideoGenerationPage = lazy(() => import('../../features/video-generation/components/video-generation-page'));

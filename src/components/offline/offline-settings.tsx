@@ -7,7 +7,7 @@ import { requestPersistentStorage, storageFigures, type StorageFigures } from '.
 import { promptInstall, useInstallState } from '../../lib/offline/install-prompt';
 import './offline.css';
 
-function formatBytes(bytes: number, language: string): string {
+export function formatBytes(bytes: number, language: string): string {
   const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
   let value = bytes;
   let unit = 0;

@@ -2,7 +2,7 @@
 // periodic check finds updates during long trade-fair days. The worker also reports what it
 // evicted after a quota error, for the storage notice.
 import { useSyncExternalStore } from 'react';
-import { Workbox } from 'workbox-window';
+import type { Workbox } from 'workbox-window';
 import { MEDIA_EVICTED_MESSAGE } from '../../sw/routes';
 import { reportEviction, type EvictionReport } from '../db/quota';
 import { createUpdateFlow, type UpdateFlow, type UpdateState } from './update-flow';
@@ -14,6 +14,7 @@ export const UPDATE_CHECK_INTERVAL_MS = 30 * 60 * 1000;
 const IDLE: UpdateState = { available: false, applying: false, registered: false };
 const listeners = new Set<() => void>();
 let flow: UpdateFlow | null = null;
+let started = false;
 
 /** Same-origin resources the page loaded before the worker controlled it (locale chunk, media). */
 function loadedResources(): string[] {
@@ -24,10 +25,21 @@ function loadedResources(): string[] {
 }
 
 export function registerServiceWorker(): void {
-  if (flow || !('serviceWorker' in navigator) || import.meta.env.DEV) return;
-  const wb = new Workbox('/sw.js', { scope: '/' });
+  if (started || !('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  started = true;
+  // After the page's load event, and workbox-window as its own chunk: the first screen's scripts
+  // (the sign-in route's JS budget, scripts/sign-in-budget.ts) do not carry it, and the worker's
+  // precache downloads do not compete with them.
+  const start = () =>
+    void import('workbox-window').then((module) => register(new module.Workbox('/sw.js', { scope: '/' })));
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+}
+
+function register(wb: Workbox): void {
   flow = createUpdateFlow(wb, navigator.serviceWorker, () => window.location.reload());
   flow.subscribe(() => listeners.forEach((l) => l()));
+  listeners.forEach((l) => l());
   wb.addEventListener('activated', (event) => {
     if (!event.isUpdate)
       void wb.messageSW({ type: 'CACHE_URLS', payload: { urlsToCache: loadedResources() } });

@@ -87,4 +87,24 @@ describe('the engine on its own thread', () => {
     // The thread is still there for the next job.
     expect((await threaded.upscale(image, { modelName: 'up2x-conservative' })).width).toBe(576);
   }, 120_000);
+
+  it('closes while onnxruntime is at work without taking the process down', async () => {
+    // Terminating the thread while onnxruntime-node had a call in flight aborted the whole server
+    // ("terminate called after throwing an instance of 'Napi::Error'"), e.g. when it stopped
+    // during a workshop image.
+    const engine = new ThreadedEngine({ modelsDir: await models(), threads: 2, maxInputPixels: 4_200_000 });
+    const large = await texturedImage(512, 512);
+    let closing: Promise<void> | undefined;
+    const job = engine.upscale(large, {
+      modelName: 'up2x-conservative',
+      // Sent after a unit of work, halfway through: by the time the thread hears it, the next
+      // tile's run has begun.
+      onProgress: (fraction) => {
+        if (fraction >= 0.5) closing ??= engine.close();
+      },
+    });
+    await expect(job).rejects.toMatchObject({ code: 'cancelled' });
+    expect(closing).toBeDefined();
+    await closing;
+  }, 300_000);
 });

@@ -68,7 +68,9 @@ describe('service worker routing rules', () => {
     expect(kind('/files/thumb/42.webp')).toBe('media');
     expect(kind('/api/files/7', { destination: 'image' })).toBe('media');
     expect(kind('/media/poster.JPG')).toBe('media');
-    expect(kind('/media/clip.mp4', { destination: 'video' })).toBe('media');
+    expect(kind('/media/clip.mp4', { destination: 'video' })).toBe('video');
+    expect(kind('/api/files/9/clip.mp4?expires=1&sig=x')).toBe('video');
+    expect(kind('/api/files/9', { destination: 'video' })).toBe('video');
   });
 
   it('keeps heavy and runtime-cached files out of the precache', () => {

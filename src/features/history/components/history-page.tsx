@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+import { useKeepLatestVideos } from '../hooks/use-keep-latest-videos';
 import { useOfflineBudget, pruneHistoryDetails } from '../hooks/use-offline-budget';
 import type { HistoryKind } from '../model/history-types';
 import { HistoryList } from './history-list';
@@ -28,6 +29,7 @@ export default function HistoryPage() {
   const videoId = idParam(params.get('video'));
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   useOfflineBudget();
+  useKeepLatestVideos();
 
   function update(next: { tab?: HistoryKind; image?: number | null; video?: number | null }) {
     const p = new URLSearchParams();

@@ -15,6 +15,7 @@ import { workflowLinkFor } from '../model/workflow-link';
 import { DetailBody } from './detail-body';
 import { DetailDialog } from './detail-dialog';
 import { Field, Thumbs } from './detail-fields';
+import { KeepVideoButton } from './keep-video-button';
 import { StatusBadge } from './status-badge';
 import { VideoPlayer } from './video-player';
 
@@ -109,6 +110,7 @@ export function VideoDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
                     {downloading ? <Spinner size={16} /> : null}
                     {t('history.download')}
                   </button>
+                  {video.status === 'completed' && video.url ? <KeepVideoButton id={video.id} url={video.url} /> : null}
                   <button
                     type="button"
                     className="btn btn--ghost"

@@ -11,6 +11,14 @@ function supportsMp4(): boolean {
   return typeof video.canPlayType === 'function' && video.canPlayType('video/mp4') !== '';
 }
 
+function sameOrigin(src: string): boolean {
+  try {
+    return new URL(src, location.href).origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
 export function VideoPlayer({ src, poster, label }: { src: string; poster: string | null; label: string }) {
   const { t } = useTranslation();
   const [error, setError] = useState<PlaybackError>(() => (supportsMp4() ? null : 'unsupported'));
@@ -43,6 +51,10 @@ export function VideoPlayer({ src, poster, label }: { src: string; poster: strin
       controls
       playsInline
       preload="metadata"
+      // A same-origin file is fetched in CORS mode: Chromium's player refuses the service worker's
+      // byte ranges of a kept video (lib/offline/kept-videos.ts) for a no-cors request after the
+      // first ("data source error"). Another origin's files keep the plain request they need.
+      crossOrigin={sameOrigin(src) ? 'anonymous' : undefined}
       aria-label={label}
       data-testid="video-player"
       onError={() => {

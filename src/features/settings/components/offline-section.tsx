@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { MonitorIcon } from '../../../components/icons';
 import { OfflineSettings } from '../../../components/offline/offline-settings';
+import { KeptVideosSettings } from './kept-videos-settings';
 import { SettingsSection } from './settings-section';
 
 /** Install the app, keep data for offline use, storage used (issue: offline core). */
@@ -9,6 +10,7 @@ export function OfflineSection() {
   return (
     <SettingsSection id="offline" icon={<MonitorIcon />} title={t('offline.settingsTitle')}>
       <OfflineSettings />
+      <KeptVideosSettings />
     </SettingsSection>
   );
 }

@@ -1,6 +1,7 @@
 // POST /analyze-images-json-stream (image group, multipart) and its cancel. The request_id is made
 // by the page and kept in the draft, so sending again joins the same work instead of starting over.
-import { http, postEventStream, type StreamOutcome } from '../../../lib/api';
+import { http, type StreamOutcome } from '../../../lib/api';
+import { postEventStream } from '../../../lib/api/post-event-stream';
 import type { GeneratedImage, ImageRequestView } from '../model/generation-types';
 
 export type AnalyzeEvent =

@@ -1,5 +1,6 @@
 // POST /regenerate-stream (image group, JSON) and its cancel: new images from one candidate and a prompt.
-import { http, postEventStream, type StreamOutcome } from '../../../lib/api';
+import { http, type StreamOutcome } from '../../../lib/api';
+import { postEventStream } from '../../../lib/api/post-event-stream';
 import type { GeneratedImage } from '../model/generation-types';
 
 export type RegenerateEvent =

@@ -1,5 +1,6 @@
 // POST /video-prompts-stream: three video prompts for each selected image; PUT /user/video-prompts/{id}.
-import { http, postEventStream, type StreamOutcome } from '../../../lib/api';
+import { http, type StreamOutcome } from '../../../lib/api';
+import { postEventStream } from '../../../lib/api/post-event-stream';
 import type { VideoPromptView } from '../model/generation-types';
 
 export type VideoPromptsEvent =
