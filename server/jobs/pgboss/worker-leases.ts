@@ -50,6 +50,8 @@ export class WorkerLeases {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  /** When this worker's heartbeat was last written (ms). */
+  private lastBeat = 0;
   private readonly jobTable: string;
 
   constructor(private readonly o: WorkerLeaseOptions) {
@@ -83,10 +85,15 @@ export class WorkerLeases {
        ON CONFLICT (worker_id) DO UPDATE SET seen_at = excluded.seen_at`,
       [this.o.workerId, this.o.now().toISOString()],
     );
+    this.lastBeat = this.o.now().getTime();
   }
 
   /** Takes jobs with `fetch` and records this worker as their owner, in one transaction. */
   async claim<T extends { id: string }>(queue: string, fetch: (db: PgBoss.Db) => Promise<T[]>): Promise<T[]> {
+    // A worker whose heartbeat has lapsed counts as gone to the others, and its jobs are being
+    // handed back: it takes nothing until its heartbeat is written again (else it could take back,
+    // at once, the very job just handed on, and lose it again at the next sweep).
+    if (this.o.runsJobs && this.o.now().getTime() - this.lastBeat > this.o.staleMs) return [];
     return this.o.appDb.transaction().execute(async (trx) => {
       const db = this.o.transactionDb(trx);
       const jobs = await fetch(db);

@@ -181,7 +181,7 @@ describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat
     await until(async () => runs, (r) => r.some((x) => x.engine === 'other' && x.finished), 20_000);
     await until(async () => jobStates('analysis:4'), (s) => s.length === 1 && s[0] === 'completed');
     // The slow worker noticed on its next check that the job is no longer its own.
-    await until(async () => runs[0]!.aborted, (reason) => reason === 'lost');
+    await until(async () => runs[0]!.aborted, (reason) => reason === 'lost', 20_000);
     holds.get('slow')!.release();
     await until(async () => runs[0]!.finished, (f) => f === true);
     // Its completion is refused: still one completed job, no second one sent, nothing failed.

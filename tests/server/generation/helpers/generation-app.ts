@@ -190,7 +190,7 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > end) throw new Error(`condition not met in ${ms} ms: ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() > end) throw new Error(`condition not met in ${ms} ms: ${String(JSON.stringify(value)).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
