@@ -34,6 +34,14 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.worker, ...globals.serviceworker } },
   },
   {
+    // Code both runtimes run: ECMAScript only, no Node or DOM globals and no imports from either side.
+    files: ['shared/**/*.ts'],
+    languageOptions: { globals: { ...globals.es2021 } },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['node:*', '../src/*', '../../src/*', '../server/*', '../../server/*'] }],
+    },
+  },
+  {
     files: ['server/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'tests/**/*.{ts,tsx}', '*.config.{ts,js}'],
     languageOptions: { globals: { ...globals.node } },
   },

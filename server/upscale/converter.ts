@@ -23,7 +23,7 @@ import {
   loadNcnnWeights,
 } from './graph-builder.js';
 import { encodeModel } from './onnx-proto.js';
-import type { SeLevel } from './se-level.js';
+import type { SeLevel } from '../../shared/upscale/se-level.js';
 import type { WinogradTile } from './winograd.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
@@ -102,7 +102,7 @@ export interface ConvertedModel {
   inputs: Record<string, string[]>;
 }
 
-export type { SeLevel } from './se-level.js';
+export type { SeLevel } from '../../shared/upscale/se-level.js';
 
 interface Manifest extends Omit<ConvertedModel, 'name' | 'dir'> {
   version: number;

@@ -50,7 +50,7 @@ import { type FeatureData, FeatureCache } from './feature-cache.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
-import { extractTile, storeTile } from './padding.js';
+import { extractTile, storeTile } from '../../shared/upscale/padding.js';
 import {
   type Tile,
   type TileGrid,
@@ -59,7 +59,7 @@ import {
   planTiles,
   tileCountsFor,
   tileCountsForBudget,
-} from './tiling.js';
+} from '../../shared/upscale/tiling.js';
 
 export { UpscaleError } from './errors.js';
 export type { UpscaleErrorCode } from './errors.js';

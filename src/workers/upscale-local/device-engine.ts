@@ -1,5 +1,5 @@
 // Real-CUGAN on this device: the server's converted graphs on onnxruntime-web, tiled exactly as the
-// server tiles (server/upscale/padding.ts and tiling.ts imported as they are). SE means are shared across tiles exactly, as the server
+// server tiles (shared/upscale/padding.ts and tiling.ts, one code for both runtimes). SE means are shared across tiles exactly, as the server
 // shares them, in one of two ways:
 //   cached     the server's cache_mode 0 without skip caching: stage k runs every tile from the
 //              features cached at the earlier SE sync points and returns the features entering SE
@@ -12,8 +12,8 @@
 //              whatever the image size (a 2 MP image on a small tablet).
 // A job of one tile runs the `full` graph once, as on the server.
 import type { InferenceSession, Tensor } from 'onnxruntime-web/wasm';
-import { extractTile, storeTile } from '../../../server/upscale/padding';
-import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from '../../../server/upscale/tiling';
+import { extractTile, storeTile } from '../../../shared/upscale/padding';
+import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from '../../../shared/upscale/tiling';
 
 /** What the worker needs of onnxruntime-web (the wasm and WebGPU builds share it). */
 export interface OrtApi {

@@ -2,7 +2,7 @@
 // small-image guard and the engine's memory cap (tiling.ts).
 import { describe, expect, it } from 'vitest';
 
-import { planTiles, tileCountsFor, tileCountsForBudget, type TileGrid } from '../../../server/upscale/tiling.js';
+import { planTiles, tileCountsFor, tileCountsForBudget, type TileGrid } from '../../../shared/upscale/tiling.js';
 
 const NO_CAP = 100_000;
 
