@@ -3,7 +3,7 @@
 // the log. The message is put together in the reader's language when it is read.
 import { ProviderError } from '../../providers/capabilities.js';
 import { message, messageKeys, type Locale, type MessageKey } from '../../http/messages.js';
-import type { FailureColumns } from './generation-tables.js';
+import type { FailureColumns } from './store/generation-tables.js';
 
 export function failureColumns(error: unknown, key: MessageKey, formatKey?: MessageKey): FailureColumns {
   if (error instanceof ProviderError) {

@@ -9,9 +9,9 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import type { FileStore } from '../../storage/file-store.js';
 import type { FileLinks } from '../../storage/signed-file-links.js';
 import type { UploadLimits } from '../../storage/upload-check.js';
-import type { GenerationProviders } from './generation-providers.js';
-import type { GenerationRepository } from './generation-repository.js';
-import type { GenerationDb } from './generation-tables.js';
+import type { GenerationProviders } from './engines/generation-providers.js';
+import type { GenerationRepository } from './store/generation-repository.js';
+import type { GenerationDb } from './store/generation-tables.js';
 import type { ViewBuilder } from './generation-views.js';
 
 export interface GenerationContext {

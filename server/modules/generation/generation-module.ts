@@ -12,18 +12,18 @@ import { createJobEngine, type JobEngine, type RunnerOverrides, type TeamOverrid
 import { createFileStore } from '../../storage/file-store.js';
 import { createFileLinks } from '../../storage/signed-file-links.js';
 import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
-import { analysisJob } from './analysis-job.js';
-import { candidatesJob } from './candidates-job.js';
+import { analysisJob } from './analysis/analysis-job.js';
+import { candidatesJob } from './analysis/candidates-job.js';
 import type { GenerationContext } from './generation-context.js';
 import type { LocalProviderOptions } from '../../providers/local/index.js';
-import type { GenerationProviders } from './generation-providers.js';
-import { createGenerationRepository } from './generation-repository.js';
-import { generationDb } from './generation-tables.js';
+import type { GenerationProviders } from './engines/generation-providers.js';
+import { createGenerationRepository } from './store/generation-repository.js';
+import { generationDb } from './store/generation-tables.js';
 import { createViewBuilder } from './generation-views.js';
-import { regenerateJob } from './regenerate-job.js';
-import { videoJob } from './video-job.js';
-import { videoPromptsJob } from './video-prompts-job.js';
-import { createEngineChecks, type EngineChecks } from './engine-checks.js';
+import { regenerateJob } from './analysis/regenerate-job.js';
+import { videoJob } from './videos/video-job.js';
+import { videoPromptsJob } from './video-prompts/video-prompts-job.js';
+import { createEngineChecks, type EngineChecks } from './engines/engine-checks.js';
 
 /** How long a signed file link works (a history page opened now still shows its images tomorrow). */
 export const FILE_LINK_TTL_SECONDS = 24 * 3600;

@@ -4,14 +4,14 @@
 import type { Locale } from '../../http/messages.js';
 import type { FileLinks } from '../../storage/signed-file-links.js';
 import { candidateSummary, failureView } from './failure.js';
-import type { GenerationRepository } from './generation-repository.js';
+import type { GenerationRepository } from './store/generation-repository.js';
 import type {
   GeneratedImageRow,
   GenerationRequestRow,
   VideoGenerationRow,
   VideoPromptRow,
-} from './generation-tables.js';
-import { parseAnalysis, parseCamera, parseFabric, parseObject } from './stored-json.js';
+} from './store/generation-tables.js';
+import { parseAnalysis, parseCamera, parseFabric, parseObject } from './store/stored-json.js';
 
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',

@@ -5,10 +5,10 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { installAccessGuard, type Authenticator } from '../../http/access-guard.js';
 import { installEnvelopeErrors } from '../../http/envelope-errors.js';
-import { registerAnalyzeRoute } from './analyze-route.js';
+import { registerAnalyzeRoute } from './analysis/analyze-route.js';
 import type { GenerationContext } from './generation-context.js';
-import { registerRegenerateRoutes } from './regenerate-route.js';
-import { registerVideoPromptsRoute } from './video-prompts-route.js';
+import { registerRegenerateRoutes } from './analysis/regenerate-route.js';
+import { registerVideoPromptsRoute } from './video-prompts/video-prompts-route.js';
 
 export async function registerImageGroup(
   app: FastifyInstance,

@@ -1,5 +1,5 @@
 // An item's config as stored: model, creativity and precision (0..1), output style (spec §3).
-import { parseObject } from '../generation/stored-json.js';
+import { parseObject } from '../generation/store/stored-json.js';
 import type { EnhanceStyle } from '../../providers/capabilities.js';
 import { ENHANCE_STYLES } from './workshop-models.js';
 

@@ -2,7 +2,7 @@
 // engine named as the local preview it is.
 import { message, type Locale } from '../../http/messages.js';
 import type { Enhancer } from '../../providers/capabilities.js';
-import type { ProviderSlot } from '../generation/generation-providers.js';
+import type { ProviderSlot } from '../generation/engines/generation-providers.js';
 import { WORKSHOP_TYPES } from './workshop-table.js';
 
 export const ENHANCE_STYLES = ['natural', 'creative', 'professional', 'artistic'] as const;

@@ -1,8 +1,8 @@
 // Queries of the workshop items; every read that serves a user is scoped to that user. An item's
 // state changes only through a guarded move (WORKSHOP_MOVES in row-states.ts).
 import type { Insertable, Updateable } from 'kysely';
-import type { GenerationDb } from '../generation/generation-tables.js';
-import { movableFrom, WORKSHOP_MOVES } from '../generation/row-states.js';
+import type { GenerationDb } from '../generation/store/generation-tables.js';
+import { movableFrom, WORKSHOP_MOVES } from '../generation/store/row-states.js';
 import type { WorkshopItemRow, WorkshopItemsTable, WorkshopStatus } from './workshop-table.js';
 
 export function createWorkshopRepository(db: GenerationDb, now: () => Date) {

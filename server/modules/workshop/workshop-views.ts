@@ -2,7 +2,7 @@
 // processing time, failure in the reader's language, signed links for every file.
 import type { Locale } from '../../http/messages.js';
 import { failureView } from '../generation/failure.js';
-import { parseObject } from '../generation/stored-json.js';
+import { parseObject } from '../generation/store/stored-json.js';
 import type { GenerationContext } from '../generation/generation-context.js';
 import { parseConfig, parseFileIds } from './workshop-config.js';
 import type { WorkshopItemRow } from './workshop-table.js';

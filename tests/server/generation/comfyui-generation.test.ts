@@ -4,7 +4,7 @@
 // restarted mid-video (the job queues it again); our server restarted mid-video (the new process
 // follows the same prompt); and the engines call the settings page reads, naming what ComfyUI lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerationProviders } from '../../../server/modules/generation/generation-providers.js';
+import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
 import { createComfyProvider } from '../../../server/providers/comfyui/comfyui-provider.js';
 import { SHIPPED_WORKFLOWS } from '../../../server/providers/comfyui/comfyui-workflow.js';
 import { createLocalProvider } from '../../../server/providers/local/index.js';

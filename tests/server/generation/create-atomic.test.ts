@@ -2,7 +2,7 @@
 // Idempotency-Key answers the first call instead of making a second row; the workshop's
 // create-item call keeps the same promise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider, solidPng, type FakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, type GenerationTestApp } from './helpers/generation-app.js';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../helpers/databases.js';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { lowerPriority } from '../../../server/providers/local/video-render.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { FAST_RUNNER, createGenerationApp, until, type GenerationTestApp } from './helpers/generation-app.js';

@@ -2,7 +2,7 @@
 // only (a guarded write), read back in the list and detail, replayed twice to the same result,
 // and refused to another user, to DESIGNER (no history), and for an image not finished.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, type GenerationTestApp } from './helpers/generation-app.js';

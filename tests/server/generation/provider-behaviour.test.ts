@@ -3,7 +3,7 @@
 // blocked, a rate limit on one candidate that outlasts the adapter's patience, an analysis stream
 // cut after its text began. Every provider call is counted at the double.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GenerationProviders } from '../../../server/modules/generation/generation-providers.js';
+import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
 import { createGeminiProvider } from '../../../server/providers/gemini/gemini-provider.js';
 import { geminiChunk, geminiParts, rpcError, SAMPLE_ANALYSIS, SAMPLE_VIDEO_PROMPTS } from '../providers/gemini/gemini-fixtures.js';
 import { openSse, pieces, pngImage, ProviderTestServer, sendJson, writeSse } from '../providers/provider-test-server.js';

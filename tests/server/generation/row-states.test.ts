@@ -1,8 +1,8 @@
 // The guarded moves of every row kind the jobs write: a finished or cancelled row never goes back
 // to running, and a move that is not allowed changes nothing (and says so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGenerationRepository } from '../../../server/modules/generation/generation-repository.js';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { createGenerationRepository } from '../../../server/modules/generation/store/generation-repository.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { createWorkshopRepository } from '../../../server/modules/workshop/workshop-repository.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { AppError } from '../../../server/http/app-error.js';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { createDiskFileStore } from '../../../server/storage/disk-file-store.js';
 import { createFileLinks } from '../../../server/storage/signed-file-links.js';
 import { makeThumbnail } from '../../../server/storage/thumbnails.js';

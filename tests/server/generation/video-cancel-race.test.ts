@@ -6,7 +6,7 @@ import { readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, sseEvents, until, type GenerationTestApp } from './helpers/generation-app.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../helpers/databases.js';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, sseEvents, until, type GenerationTestApp } from './helpers/generation-app.js';
 import { seedRequest, type SeededImage } from './helpers/seed.js';

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { createDiskFileStore } from '../../../server/storage/disk-file-store.js';
 import { createFileStore, type FileStore } from '../../../server/storage/file-store.js';
 import { isMissing } from '../../../server/storage/s3-bucket.js';

@@ -6,8 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGenerationRepository, type GenerationRepository } from '../../../server/modules/generation/generation-repository.js';
-import { generationDb } from '../../../server/modules/generation/generation-tables.js';
+import { createGenerationRepository, type GenerationRepository } from '../../../server/modules/generation/store/generation-repository.js';
+import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { createGenerationApp, multipart, type GenerationTestApp } from '../generation/helpers/generation-app.js';
 

@@ -4,7 +4,7 @@
 // and carries on, a stream cut mid-text that is dropped and asked again (the reader never holds a
 // sentence twice), and the end (complete or error) replayed to a stream that comes late.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GenerationProviders } from '../../../server/modules/generation/generation-providers.js';
+import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
 import type { Enhancer } from '../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../server/providers/gemini/gemini-provider.js';
 import { createLocalEnhancer } from '../../../server/providers/local/enhancer.js';

@@ -13,7 +13,7 @@ import {
   type VideoGenerator,
   type VideoRequest,
 } from '../../../../server/providers/capabilities.js';
-import type { GenerationProviders } from '../../../../server/modules/generation/generation-providers.js';
+import type { GenerationProviders } from '../../../../server/modules/generation/engines/generation-providers.js';
 
 export type Fault = 'garbage' | 'quota' | 'safety' | 'rate_limited' | 'unavailable' | 'hang' | 'none';
 

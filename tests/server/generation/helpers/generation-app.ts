@@ -8,7 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../../../server/app.js';
 import { loadConfig, type AppConfig } from '../../../../server/config.js';
 import type { UserLevel } from '../../../../server/db/schema.js';
-import type { GenerationProviders } from '../../../../server/modules/generation/generation-providers.js';
+import type { GenerationProviders } from '../../../../server/modules/generation/engines/generation-providers.js';
 import type { GenerationOverrides } from '../../../../server/modules/generation/generation-module.js';
 import { ensureAdmin } from '../../../../server/modules/users/ensure-admin.js';
 import { POSTGRES_URL, dropSchema, uniqueSchema, type DatabaseKind } from '../../helpers/databases.js';

@@ -3,16 +3,16 @@
 // ones refused say why. A run cut by a rate limit is run again by the job runner, which asks only
 // for the candidates still open; when its patience runs out, the request still completes with
 // what was made, the missing ones failed with the reason.
-import type { JobHandler } from '../../jobs/job-handler.js';
-import { ProviderError, type Aspect, type Language } from '../../providers/capabilities.js';
+import type { JobHandler } from '../../../jobs/job-handler.js';
+import { ProviderError, type Aspect, type Language } from '../../../providers/capabilities.js';
 import { fillImageRows } from './candidate-images.js';
-import { failureColumns } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { laneOf } from './generation-providers.js';
-import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { mustMove, stopsWhenRowMovesOn } from './row-states.js';
-import { inputImage } from './stored-images.js';
-import { parseAnalysis } from './stored-json.js';
+import { failureColumns } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { laneOf } from '../engines/generation-providers.js';
+import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
+import { inputImage } from '../store/stored-images.js';
+import { parseAnalysis } from '../store/stored-json.js';
 
 const CANDIDATES_TIMEOUT_MS = 600_000;
 

@@ -6,20 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
-import { currentUser } from '../../http/current-user.js';
-import { ok } from '../../http/envelope.js';
-import { message } from '../../http/messages.js';
-import { idField, integerField } from '../../http/strict-numbers.js';
-import { validate } from '../../http/validate.js';
+import { AppError } from '../../../http/app-error.js';
+import { currentUser } from '../../../http/current-user.js';
+import { ok } from '../../../http/envelope.js';
+import { message } from '../../../http/messages.js';
+import { idField, integerField } from '../../../http/strict-numbers.js';
+import { validate } from '../../../http/validate.js';
 import { ASPECTS, languageOf, MAX_PROMPT_LENGTH } from './analyze-form.js';
-import { openEventStream } from './event-stream.js';
-import { failureMessage, NO_FAILURE } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { requireSlot } from './generation-providers.js';
-import { engineProgressMessage } from './engine-progress.js';
-import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { readFields } from './request-fields.js';
+import { openEventStream } from '../event-stream.js';
+import { failureMessage, NO_FAILURE } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { requireSlot } from '../engines/generation-providers.js';
+import { engineProgressMessage } from '../engines/engine-progress.js';
+import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { readFields } from '../request-fields.js';
 
 export const MAX_REGENERATE_COUNT = 6;
 

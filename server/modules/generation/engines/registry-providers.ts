@@ -1,9 +1,9 @@
 // The provider registry's choice per capability, as the generation module's slots. The workshop
 // also offers the built-in engine next to a cloud enhancer, so a designer can pick it offline.
-import type { AppConfig } from '../../config.js';
-import type { ProviderCapabilities } from '../../providers/capabilities.js';
-import { createLocalProvider, type LocalProviderOptions } from '../../providers/local/index.js';
-import { createProviderRegistry, type ChosenCapability, type ProviderRegistry } from '../../providers/registry.js';
+import type { AppConfig } from '../../../config.js';
+import type { ProviderCapabilities } from '../../../providers/capabilities.js';
+import { createLocalProvider, type LocalProviderOptions } from '../../../providers/local/index.js';
+import { createProviderRegistry, type ChosenCapability, type ProviderRegistry } from '../../../providers/registry.js';
 import type { GenerationProviders, ProviderSlot } from './generation-providers.js';
 
 const slot = <T>(chosen: ChosenCapability<T>): ProviderSlot<T> => ({

@@ -4,18 +4,18 @@
 // The prompts are saved with the image, so a cut stream finds them in the image's detail.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
-import { currentUser } from '../../http/current-user.js';
-import { message } from '../../http/messages.js';
-import { idListField } from '../../http/strict-numbers.js';
-import { validate } from '../../http/validate.js';
-import { fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from './analyze-form.js';
-import { openEventStream } from './event-stream.js';
-import { failureMessage } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { requireSlot } from './generation-providers.js';
-import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { readFields } from './request-fields.js';
+import { AppError } from '../../../http/app-error.js';
+import { currentUser } from '../../../http/current-user.js';
+import { message } from '../../../http/messages.js';
+import { idListField } from '../../../http/strict-numbers.js';
+import { validate } from '../../../http/validate.js';
+import { fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from '../analysis/analyze-form.js';
+import { openEventStream } from '../event-stream.js';
+import { failureMessage } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { requireSlot } from '../engines/generation-providers.js';
+import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { readFields } from '../request-fields.js';
 
 export const MAX_PROMPT_IMAGES = 10;
 

@@ -4,8 +4,8 @@
 // cancel was settled can never bring a cancelled (failed) or finished row back to running.
 // A move to the same state ("generating" → "generating") is how a job writes progress while its
 // row still runs; a move the table does not list never happens.
-import type { JobHandler } from '../../jobs/job-handler.js';
-import type { WorkshopStatus } from '../workshop/workshop-table.js';
+import type { JobHandler } from '../../../jobs/job-handler.js';
+import type { WorkshopStatus } from '../../workshop/workshop-table.js';
 import type { GenerationStatus } from './generation-tables.js';
 
 /** to-state → the states a row may be in for the move to apply. */

@@ -3,12 +3,12 @@
 // all, prompt and description at most 1000 characters, fabric fields at most 100 or 500. Images
 // past those counts are refused as they arrive, before they are read into memory.
 import type { FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from '../../http/app-error.js';
-import { LOCALES, localeFrom, message, type Locale } from '../../http/messages.js';
-import { formBytes, readForm, type FormLimits } from '../../http/multipart-form.js';
-import type { UploadHold } from '../../http/upload-budget.js';
-import type { Aspect, FabricInfo } from '../../providers/capabilities.js';
-import type { UploadRole } from './generation-tables.js';
+import { AppError, type FieldError } from '../../../http/app-error.js';
+import { LOCALES, localeFrom, message, type Locale } from '../../../http/messages.js';
+import { formBytes, readForm, type FormLimits } from '../../../http/multipart-form.js';
+import type { UploadHold } from '../../../http/upload-budget.js';
+import type { Aspect, FabricInfo } from '../../../providers/capabilities.js';
+import type { UploadRole } from '../store/generation-tables.js';
 
 export const MAX_MODEL_IMAGES = 6;
 export const MAX_PATTERN_IMAGES = 6;

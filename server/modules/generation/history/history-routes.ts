@@ -2,15 +2,15 @@
 // images list and detail, and editing a video prompt. Every read is the signed-in user's own rows.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
-import { currentUser } from '../../http/current-user.js';
-import { ok } from '../../http/envelope.js';
-import { localeFrom } from '../../http/messages.js';
-import { idParams, integerField } from '../../http/strict-numbers.js';
-import { validate } from '../../http/validate.js';
-import { CAMERA_MOVES } from '../../providers/capabilities.js';
-import { REQUEST_ID } from './analyze-form.js';
-import type { GenerationContext } from './generation-context.js';
+import { AppError } from '../../../http/app-error.js';
+import { currentUser } from '../../../http/current-user.js';
+import { ok } from '../../../http/envelope.js';
+import { localeFrom } from '../../../http/messages.js';
+import { idParams, integerField } from '../../../http/strict-numbers.js';
+import { validate } from '../../../http/validate.js';
+import { CAMERA_MOVES } from '../../../providers/capabilities.js';
+import { REQUEST_ID } from '../analysis/analyze-form.js';
+import type { GenerationContext } from '../generation-context.js';
 import { pageOf, pageQuerySchema } from './page-query.js';
 
 export const MAX_RECOVERED_REQUESTS = 50;

@@ -1,7 +1,7 @@
 // The JSON columns read back: a row written by an older version or edited by hand must not break a
 // history page, so anything unexpected reads as empty.
-import type { AnalysisData, CameraMove, FabricInfo } from '../../providers/capabilities.js';
-import { CAMERA_MOVES } from '../../providers/capabilities.js';
+import type { AnalysisData, CameraMove, FabricInfo } from '../../../providers/capabilities.js';
+import { CAMERA_MOVES } from '../../../providers/capabilities.js';
 
 const record = (json: string | null): Record<string, unknown> | undefined => {
   if (!json) return undefined;

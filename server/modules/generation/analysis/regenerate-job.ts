@@ -1,15 +1,15 @@
 // A regenerate run: new images from one generated image and the designer's prompt, saved into
 // the rows the call made (one generation id for the run, parent_image_id for their source).
-import type { JobHandler } from '../../jobs/job-handler.js';
-import { ProviderError, type Aspect, type Language } from '../../providers/capabilities.js';
+import type { JobHandler } from '../../../jobs/job-handler.js';
+import { ProviderError, type Aspect, type Language } from '../../../providers/capabilities.js';
 import { fillImageRows } from './candidate-images.js';
-import { failureColumns } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { laneOf } from './generation-providers.js';
-import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { stopsWhenRowMovesOn } from './row-states.js';
-import { inputImage } from './stored-images.js';
-import { parseAnalysis } from './stored-json.js';
+import { failureColumns } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { laneOf } from '../engines/generation-providers.js';
+import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { stopsWhenRowMovesOn } from '../store/row-states.js';
+import { inputImage } from '../store/stored-images.js';
+import { parseAnalysis } from '../store/stored-json.js';
 
 const REGENERATE_TIMEOUT_MS = 600_000;
 

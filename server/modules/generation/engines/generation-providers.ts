@@ -9,8 +9,8 @@ import type {
   PromptWriter,
   ProviderSetupCheck,
   VideoGenerator,
-} from '../../providers/capabilities.js';
-import { AppError } from '../../http/app-error.js';
+} from '../../../providers/capabilities.js';
+import { AppError } from '../../../http/app-error.js';
 
 export interface ProviderSlot<T> {
   impl: T;

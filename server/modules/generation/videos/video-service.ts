@@ -4,20 +4,20 @@
 // and the rows and their jobs are written in one transaction (replayed by Idempotency-Key).
 import type { Insertable, Transaction } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema.js';
-import { AppError } from '../../http/app-error.js';
-import type { IdempotentResult } from '../../http/idempotency-store.js';
-import type { Locale } from '../../http/messages.js';
-import { idField, integerField } from '../../http/strict-numbers.js';
-import { CAMERA_MOVES } from '../../providers/capabilities.js';
-import { ASPECTS, MAX_PROMPT_LENGTH } from './analyze-form.js';
-import type { GenerationContext } from './generation-context.js';
-import { createGenerationRepository, type GenerationRepository } from './generation-repository.js';
-import { generationDb, type VideoGenerationRow, type VideoGenerationsTable } from './generation-tables.js';
-import { MAX_VIDEO_PROMPT_LENGTH } from './history-routes.js';
-import { JOB_KINDS } from './job-topics.js';
-import { requireSlot } from './generation-providers.js';
-import { parseObject } from './stored-json.js';
+import type { Database } from '../../../db/schema.js';
+import { AppError } from '../../../http/app-error.js';
+import type { IdempotentResult } from '../../../http/idempotency-store.js';
+import type { Locale } from '../../../http/messages.js';
+import { idField, integerField } from '../../../http/strict-numbers.js';
+import { CAMERA_MOVES } from '../../../providers/capabilities.js';
+import { ASPECTS, MAX_PROMPT_LENGTH } from '../analysis/analyze-form.js';
+import type { GenerationContext } from '../generation-context.js';
+import { createGenerationRepository, type GenerationRepository } from '../store/generation-repository.js';
+import { generationDb, type VideoGenerationRow, type VideoGenerationsTable } from '../store/generation-tables.js';
+import { MAX_VIDEO_PROMPT_LENGTH } from '../history/history-routes.js';
+import { JOB_KINDS } from '../job-topics.js';
+import { requireSlot } from '../engines/generation-providers.js';
+import { parseObject } from '../store/stored-json.js';
 
 export const MAX_VIDEOS_PER_CALL = 10;
 export const VIDEO_DURATIONS = [6, 10] as const;

@@ -1,10 +1,10 @@
 // Table shapes of the generation service (migration 0004), added to the shared schema with
 // Kysely's withTables like prompt management's.
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { JobTables } from '../../jobs/job-table.js';
-import type { FileTables } from '../../storage/file-table.js';
-import type { WorkshopTables } from '../workshop/workshop-table.js';
+import type { Database } from '../../../db/schema.js';
+import type { JobTables } from '../../../jobs/job-table.js';
+import type { FileTables } from '../../../storage/file-table.js';
+import type { WorkshopTables } from '../../workshop/workshop-table.js';
 
 /** Spec §4 history states. */
 export const GENERATION_STATUSES = ['pending', 'generating', 'failed', 'completed'] as const;

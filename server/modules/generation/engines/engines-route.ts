@@ -2,8 +2,8 @@
 // ComfyUI, or the built-in local preview) and what the providers' setup checks found, for the
 // settings page ("ComfyUI lacks node type ImageStitch" rather than a failure at the first request).
 import type { FastifyInstance } from 'fastify';
-import { ok } from '../../http/envelope.js';
-import type { GenerationModule } from './generation-module.js';
+import { ok } from '../../../http/envelope.js';
+import type { GenerationModule } from '../generation-module.js';
 
 export function registerEnginesRoute(app: FastifyInstance, generation: GenerationModule): void {
   app.get(

@@ -1,7 +1,7 @@
 // What a self-hosted engine told about a task (its queue position, the sampler's steps, the
 // video's frames), as a sentence in the reader's language for the progress events.
-import { message, type Locale } from '../../http/messages.js';
-import type { TaskProgress } from '../../providers/capabilities.js';
+import { message, type Locale } from '../../../http/messages.js';
+import type { TaskProgress } from '../../../providers/capabilities.js';
 
 export function engineProgressMessage(detail: TaskProgress | undefined, locale: Locale): string | undefined {
   if (!detail) return undefined;

@@ -1,9 +1,9 @@
 // Images between the file store and the providers: a stored file as a provider's input, and a
 // provider's image stored with its list thumbnail.
-import type { GeneratedImage, InputImage } from '../../providers/capabilities.js';
-import { rasterGeneratedImage } from '../../providers/shared/images.js';
-import type { FileStore } from '../../storage/file-store.js';
-import { makeThumbnail } from '../../storage/thumbnails.js';
+import type { GeneratedImage, InputImage } from '../../../providers/capabilities.js';
+import { rasterGeneratedImage } from '../../../providers/shared/images.js';
+import type { FileStore } from '../../../storage/file-store.js';
+import { makeThumbnail } from '../../../storage/thumbnails.js';
 
 export async function inputImage(files: FileStore, fileId: string, role: InputImage['role']): Promise<InputImage> {
   const [info, data] = await Promise.all([files.info(fileId), files.read(fileId)]);

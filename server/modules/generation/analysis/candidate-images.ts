@@ -6,15 +6,15 @@
 // by a rate limit or an outage stays open and the run fails retryably, so the job runner's next
 // run asks for the missing ones only. Every write is a guarded move (row-states.ts): an image a
 // cancel already failed is never brought back, and the run stops with RowMovedOn.
-import { ProviderError, type CandidateFailure, type GeneratedImage, type ImageGenerationInput } from '../../providers/capabilities.js';
-import type { ImageGenerator } from '../../providers/capabilities.js';
-import { failureColumns, NO_FAILURE } from './failure.js';
-import { mustMove, RowMovedOn } from './row-states.js';
-import type { GenerationContext } from './generation-context.js';
-import type { ProviderSlot } from './generation-providers.js';
-import type { GeneratedImageRow } from './generation-tables.js';
-import { saveGeneratedImage } from './stored-images.js';
-import type { MessageKey } from '../../http/messages.js';
+import { ProviderError, type CandidateFailure, type GeneratedImage, type ImageGenerationInput } from '../../../providers/capabilities.js';
+import type { ImageGenerator } from '../../../providers/capabilities.js';
+import { failureColumns, NO_FAILURE } from '../failure.js';
+import { mustMove, RowMovedOn } from '../store/row-states.js';
+import type { GenerationContext } from '../generation-context.js';
+import type { ProviderSlot } from '../engines/generation-providers.js';
+import type { GeneratedImageRow } from '../store/generation-tables.js';
+import { saveGeneratedImage } from '../store/stored-images.js';
+import type { MessageKey } from '../../../http/messages.js';
 
 export interface FillOptions {
   slot: ProviderSlot<ImageGenerator>;

@@ -2,7 +2,7 @@
 // missing field, a number where text belongs) is the spec's "analysis result format error", not a
 // crash later in a history page.
 import { z } from 'zod';
-import { ProviderError, type AnalysisData, type AnalysisResult } from '../../providers/capabilities.js';
+import { ProviderError, type AnalysisData, type AnalysisResult } from '../../../providers/capabilities.js';
 
 const analysisSchema = z.object({
   summary: z.string(),

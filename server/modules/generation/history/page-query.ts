@@ -1,9 +1,9 @@
 // Load-more pagination of the history lists: newest first, `?cursor=` is the last id of the page
 // before (ids only grow, so a page never repeats or skips a row that was added meanwhile).
 import { z } from 'zod';
-import { idField, integerField } from '../../http/strict-numbers.js';
-import { GENERATION_STATUSES } from './generation-tables.js';
-import type { PageQuery } from './generation-repository.js';
+import { idField, integerField } from '../../../http/strict-numbers.js';
+import { GENERATION_STATUSES } from '../store/generation-tables.js';
+import type { PageQuery } from '../store/generation-repository.js';
 
 export const MAX_PAGE_SIZE = 50;
 

@@ -7,22 +7,22 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
-import { currentUser } from '../../http/current-user.js';
-import { ok } from '../../http/envelope.js';
-import { message, type Locale } from '../../http/messages.js';
-import { admitForm } from '../../http/multipart-form.js';
-import { isUniqueViolation } from '../../db/unique-violation.js';
-import { checkUploadedImage } from '../../storage/upload-check.js';
+import { AppError } from '../../../http/app-error.js';
+import { currentUser } from '../../../http/current-user.js';
+import { ok } from '../../../http/envelope.js';
+import { message, type Locale } from '../../../http/messages.js';
+import { admitForm } from '../../../http/multipart-form.js';
+import { isUniqueViolation } from '../../../db/unique-violation.js';
+import { checkUploadedImage } from '../../../storage/upload-check.js';
 import { ASPECTS, FABRIC_FIELD_LIMITS, MAX_PROMPT_LENGTH, analyzeFormBytes, readAnalyzeForm, type AnalyzeForm } from './analyze-form.js';
-import { openEventStream, STATE_CHECK_MS, type EventStream } from './event-stream.js';
-import { failureMessage } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { requireSlot } from './generation-providers.js';
-import type { GeneratedImageRow, GenerationRequestRow } from './generation-tables.js';
-import { engineProgressMessage } from './engine-progress.js';
-import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { parseAnalysis } from './stored-json.js';
+import { openEventStream, STATE_CHECK_MS, type EventStream } from '../event-stream.js';
+import { failureMessage } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { requireSlot } from '../engines/generation-providers.js';
+import type { GeneratedImageRow, GenerationRequestRow } from '../store/generation-tables.js';
+import { engineProgressMessage } from '../engines/engine-progress.js';
+import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { parseAnalysis } from '../store/stored-json.js';
 
 const formDoc = z.object({
   prompt: z.string().max(MAX_PROMPT_LENGTH),

@@ -3,9 +3,9 @@
 // cloud task is polled again by its saved id; the built-in engine's task lived in the old process,
 // so a local job starts over.
 import sharp from 'sharp';
-import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
-import { abortableSleep } from '../../jobs/abortable-sleep.js';
-import type { JobHandler } from '../../jobs/job-handler.js';
+import { isDatabaseUnavailable } from '../../../db/database-unavailable.js';
+import { abortableSleep } from '../../../jobs/abortable-sleep.js';
+import type { JobHandler } from '../../../jobs/job-handler.js';
 import {
   ProviderError,
   type Aspect,
@@ -13,16 +13,16 @@ import {
   type VideoKind,
   type VideoResolution,
   type VideoTaskState,
-} from '../../providers/capabilities.js';
-import { makeThumbnail } from '../../storage/thumbnails.js';
-import { failureColumns, NO_FAILURE } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { laneOf } from './generation-providers.js';
-import type { VideoGenerationRow } from './generation-tables.js';
-import { JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { mustMove, stopsWhenRowMovesOn } from './row-states.js';
-import { inputImage } from './stored-images.js';
-import { parseCamera } from './stored-json.js';
+} from '../../../providers/capabilities.js';
+import { makeThumbnail } from '../../../storage/thumbnails.js';
+import { failureColumns, NO_FAILURE } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { laneOf } from '../engines/generation-providers.js';
+import type { VideoGenerationRow } from '../store/generation-tables.js';
+import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
+import { inputImage } from '../store/stored-images.js';
+import { parseCamera } from '../store/stored-json.js';
 
 /** Longest one run waits for a provider's task (spec §9 estimates 2-5 minutes). */
 const VIDEO_TIMEOUT_MS = 30 * 60_000;

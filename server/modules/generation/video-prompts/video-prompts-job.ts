@@ -1,13 +1,13 @@
 // Three video prompts for one generated image, from the image, the request's fabric form and
 // analysis and the designer's context; they replace the image's earlier ones.
-import type { JobHandler } from '../../jobs/job-handler.js';
-import { CAMERA_MOVES, ProviderError, type Language, type VideoPromptDraft } from '../../providers/capabilities.js';
-import { failureColumns } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { laneOf } from './generation-providers.js';
-import { JOB_KINDS, topics, VIDEO_PROMPTS_PER_IMAGE, type GenerationEvent } from './job-topics.js';
-import { inputImage } from './stored-images.js';
-import { parseAnalysis, parseFabric, parseObject } from './stored-json.js';
+import type { JobHandler } from '../../../jobs/job-handler.js';
+import { CAMERA_MOVES, ProviderError, type Language, type VideoPromptDraft } from '../../../providers/capabilities.js';
+import { failureColumns } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { laneOf } from '../engines/generation-providers.js';
+import { JOB_KINDS, topics, VIDEO_PROMPTS_PER_IMAGE, type GenerationEvent } from '../job-topics.js';
+import { inputImage } from '../store/stored-images.js';
+import { parseAnalysis, parseFabric, parseObject } from '../store/stored-json.js';
 
 const PROMPTS_TIMEOUT_MS = 150_000;
 

@@ -1,19 +1,19 @@
 // The analyse step of an analyse request: the provider writes the analysis (streamed to watchers
 // as it is written), it is checked and saved, then the six candidate rows are made and the
 // candidates job is queued. A re-run after a restart skips what is already saved.
-import type { JobHandler } from '../../jobs/job-handler.js';
-import { ProviderError } from '../../providers/capabilities.js';
+import type { JobHandler } from '../../../jobs/job-handler.js';
+import { ProviderError } from '../../../providers/capabilities.js';
 import { checkedAnalysis } from './analysis-check.js';
-import { failureColumns, NO_FAILURE } from './failure.js';
-import type { GenerationContext } from './generation-context.js';
-import { laneOf } from './generation-providers.js';
-import { createGenerationRepository } from './generation-repository.js';
-import { generationDb } from './generation-tables.js';
-import { mustMove, stopsWhenRowMovesOn } from './row-states.js';
-import { CANDIDATE_COUNT, JOB_KINDS, topics, type GenerationEvent } from './job-topics.js';
-import { inputImage } from './stored-images.js';
-import { parseAnalysis, parseFabric } from './stored-json.js';
-import type { Language } from '../../providers/capabilities.js';
+import { failureColumns, NO_FAILURE } from '../failure.js';
+import type { GenerationContext } from '../generation-context.js';
+import { laneOf } from '../engines/generation-providers.js';
+import { createGenerationRepository } from '../store/generation-repository.js';
+import { generationDb } from '../store/generation-tables.js';
+import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
+import { CANDIDATE_COUNT, JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
+import { inputImage } from '../store/stored-images.js';
+import { parseAnalysis, parseFabric } from '../store/stored-json.js';
+import type { Language } from '../../../providers/capabilities.js';
 
 /** Spec §9's image call timeout. */
 const ANALYSIS_TIMEOUT_MS = 600_000;

@@ -3,19 +3,19 @@
 // progress of running videos.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.js';
-import { currentUser } from '../../http/current-user.js';
-import { fingerprintOf, idempotencyKeyOf } from '../../http/idempotency-store.js';
-import { ok } from '../../http/envelope.js';
-import { localeFrom, message } from '../../http/messages.js';
-import { idListField, idParams } from '../../http/strict-numbers.js';
-import { validate } from '../../http/validate.js';
-import { openEventStream, STATE_CHECK_MS } from './event-stream.js';
-import type { GenerationContext } from './generation-context.js';
-import type { VideoGenerationRow } from './generation-tables.js';
-import { engineProgressMessage } from './engine-progress.js';
-import { topics, type GenerationEvent } from './job-topics.js';
-import { pageOf, pageQuerySchema } from './page-query.js';
+import { AppError } from '../../../http/app-error.js';
+import { currentUser } from '../../../http/current-user.js';
+import { fingerprintOf, idempotencyKeyOf } from '../../../http/idempotency-store.js';
+import { ok } from '../../../http/envelope.js';
+import { localeFrom, message } from '../../../http/messages.js';
+import { idListField, idParams } from '../../../http/strict-numbers.js';
+import { validate } from '../../../http/validate.js';
+import { openEventStream, STATE_CHECK_MS } from '../event-stream.js';
+import type { GenerationContext } from '../generation-context.js';
+import type { VideoGenerationRow } from '../store/generation-tables.js';
+import { engineProgressMessage } from '../engines/engine-progress.js';
+import { topics, type GenerationEvent } from '../job-topics.js';
+import { pageOf, pageQuerySchema } from '../history/page-query.js';
 import { createVideosSchema, createVideoService, MAX_VIDEOS_PER_CALL } from './video-service.js';
 
 const eventsQuery = z.object({

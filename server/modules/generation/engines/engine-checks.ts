@@ -2,7 +2,7 @@
 // models), run once the server is ready and again when the settings page asks after a failed one.
 // What they find is logged, naming what is missing, and kept for the settings page.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ProviderSetupCheck } from '../../providers/capabilities.js';
+import type { ProviderSetupCheck } from '../../../providers/capabilities.js';
 
 export interface EngineChecks {
   /** Runs every check (at most one round at a time) and answers the findings. */
