@@ -1,6 +1,6 @@
 // The image group's small calls accept JSON (as the image group sends) or a multipart form (as the
-// streaming calls were once sent): either way they become one plain object of fields. A field sent
-// several times, or named with [], becomes a list.
+// specification describes its streaming calls): either way they become one plain object of fields.
+// A field sent several times, or named with [], becomes a list.
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/app-error.js';
 import { admitForm, formBytes, readForm, type FormLimits } from '../../http/multipart-form.js';

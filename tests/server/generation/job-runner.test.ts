@@ -269,7 +269,7 @@ for (const db of databaseKinds) {
       r.register(batch.h);
       r.register(watched.h);
       r.start();
-      // User 1 queues 150 slow videos (more than one look at the table used to read).
+      // User 1 queues 150 slow videos: more than the oldest hundred due jobs, so user 2's lies past them.
       for (let refId = 1; refId <= 150; refId++) await r.enqueue({ kind: 'backlog-batch', refId, userId: user(1) });
       await until(() => videos.started.length === 1);
       // User 2's analysis takes the slot batch work leaves free: no video had to end first.

@@ -1,6 +1,6 @@
 // Ids and other numbers are read strictly: a JSON number, or in a path, query or form a string of
 // decimal digits. `true`, `[1]`, "1.0", " 1", "1e0", "0x1" are refused with 400 and the envelope,
-// where they were once read as the number.
+// not read as the number a lenient parser would make of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider } from './helpers/fake-providers.js';
