@@ -10,7 +10,7 @@ import { useSession } from '../../../lib/session/use-session';
 import { isLocalPreview, type GeneratedImage } from '../model/generation-types';
 import { toggle, type VideoDraft } from '../model/draft';
 import type { DraftUpdate } from '../hooks/use-video-draft';
-import type { StreamState } from '../hooks/use-workflow-runs';
+import type { StreamState } from '../model/run-state';
 import { RunProgress } from './run-progress';
 import { LocalPreviewBadge } from './local-preview-badge';
 

@@ -2,7 +2,7 @@
 // a retry wait when the server is retrying, and the error with a retry button.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { StreamState } from '../hooks/use-workflow-runs';
+import type { StreamState } from '../model/run-state';
 
 interface Props {
   state: StreamState;

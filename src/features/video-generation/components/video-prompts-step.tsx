@@ -13,7 +13,7 @@ import {
   type VideoSettings,
 } from '../model/generation-types';
 import type { DraftUpdate } from '../hooks/use-video-draft';
-import type { StreamState } from '../hooks/use-workflow-runs';
+import type { StreamState } from '../model/run-state';
 import { RunProgress } from './run-progress';
 
 interface Props {

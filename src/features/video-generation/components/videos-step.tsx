@@ -4,7 +4,7 @@
 import { useTranslation } from 'react-i18next';
 import { isFinished, isLocalPreview, type VideoView } from '../model/generation-types';
 import type { VideoDraft } from '../model/draft';
-import type { StreamState } from '../hooks/use-workflow-runs';
+import type { StreamState } from '../model/run-state';
 import { RunProgress } from './run-progress';
 import { LocalPreviewBadge } from './local-preview-badge';
 

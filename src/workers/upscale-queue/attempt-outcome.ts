@@ -1,0 +1,77 @@
+// What the end of one attempt means for its item, on the server or on this device. Pure: the
+// engine applies the verdict (persisting, pausing, asking the probe).
+import type { QueueError, QueueItem, QueueResult } from './protocol';
+import type { LocalOutcome, SendOutcome } from './send-types';
+
+/** Answers from a gateway or a timeout: the request may have reached the service, as with a cut. */
+export const CUT_STATUSES: ReadonlySet<number> = new Set([408, 502, 504]);
+
+export type ServerVerdict =
+  | { kind: 'completed'; outcome: Extract<SendOutcome, { kind: 'ok' }> }
+  | { kind: 'cancelled' }
+  /** Failed on the way; the item waits its retry delay, interrupted if the server may have it. */
+  | { kind: 'in-transit'; mayHaveReachedServer: boolean; retryAfterMs?: number }
+  /** Refused before any work (401): the queue waits for a fresh token, then sends again. */
+  | { kind: 'needs-token' }
+  /** The service is full and did not take the job (429, 503): back off and send again. */
+  | { kind: 'service-busy'; retryAfterMs?: number }
+  | { kind: 'failed'; error: QueueError };
+
+export function serverVerdict(outcome: SendOutcome, bytesSent: boolean): ServerVerdict {
+  switch (outcome.kind) {
+    case 'ok':
+      return { kind: 'completed', outcome };
+    case 'aborted':
+      return { kind: 'cancelled' };
+    case 'network':
+      return { kind: 'in-transit', mayHaveReachedServer: bytesSent || outcome.reachedServer === true };
+    case 'http-error': {
+      const { status } = outcome;
+      if (CUT_STATUSES.has(status)) return { kind: 'in-transit', mayHaveReachedServer: true, retryAfterMs: outcome.retryAfterMs };
+      if (status === 401) return { kind: 'needs-token' };
+      if (status === 429 || status === 503) return { kind: 'service-busy', retryAfterMs: outcome.retryAfterMs };
+      return { kind: 'failed', error: { code: outcome.code, status, message: outcome.message } };
+    }
+  }
+}
+
+export function serverResult(outcome: Extract<SendOutcome, { kind: 'ok' }>, startedAt: number, now: number): QueueResult {
+  return {
+    url: outcome.url,
+    filename: outcome.filename,
+    message: outcome.message,
+    durationMs: now - startedAt,
+    completedAt: now,
+    madeOn: 'server',
+    ...(outcome.width && outcome.height ? { width: outcome.width, height: outcome.height } : {}),
+  };
+}
+
+/** A result made here has no link: its file is kept on the device from the start. */
+export function deviceResult(
+  item: QueueItem,
+  outcome: Extract<LocalOutcome, { kind: 'ok' }>,
+  startedAt: number,
+  now: number,
+): QueueResult {
+  return {
+    url: '',
+    filename: item.fileName,
+    message: '',
+    durationMs: now - startedAt,
+    completedAt: now,
+    outputSize: outcome.blob.size,
+    outputType: outcome.blob.type,
+    width: outcome.width,
+    height: outcome.height,
+    madeOn: 'device',
+  };
+}
+
+/**
+ * A fallback whose model graphs went away with the service: the item waits for the service
+ * rather than failing. An item the designer sent "on this device" has no service to wait for.
+ */
+export function waitsForService(outcome: Extract<LocalOutcome, { kind: 'error' }>, item: QueueItem): boolean {
+  return outcome.code === 'models_unavailable' && !item.params.onDevice;
+}
