@@ -29,13 +29,15 @@ export function message(key: MessageKey, locale: Locale, vars: Vars = {}): strin
   return translate('messages', locale, key, vars);
 }
 
-const dictionaries = Object.fromEntries(LOCALES.map((locale) => [locale, readDictionary(locale, 'messages')])) as Record<
-  Locale,
-  Record<MessageKey, string>
->;
+const dictionaries = Object.fromEntries(
+  LOCALES.map((locale) => [locale, readDictionary(locale, 'messages')]),
+) as Record<Locale, Record<MessageKey, string>>;
 
 export const messageKeys = Object.keys(dictionaries[FALLBACK_LANGUAGE]) as MessageKey[];
 /** Every message as written, by key and language. */
 export const rawCatalogue: Record<MessageKey, Record<Locale, string>> = Object.fromEntries(
-  messageKeys.map((key) => [key, Object.fromEntries(LOCALES.map((locale) => [locale, dictionaries[locale][key]]))]),
+  messageKeys.map((key) => [
+    key,
+    Object.fromEntries(LOCALES.map((locale) => [locale, dictionaries[locale][key]])),
+  ]),
 ) as Record<MessageKey, Record<Locale, string>>;

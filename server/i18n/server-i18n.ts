@@ -16,13 +16,19 @@ const LOCALES_DIR = new URL('../locales/', import.meta.url);
 
 /** One dictionary as its file holds it. */
 export function readDictionary(language: Language, namespace: Namespace): Record<string, ResourceKey> {
-  return JSON.parse(readFileSync(new URL(`${language}/${namespace}.json`, LOCALES_DIR), 'utf8')) as Record<string, ResourceKey>;
+  return JSON.parse(readFileSync(new URL(`${language}/${namespace}.json`, LOCALES_DIR), 'utf8')) as Record<
+    string,
+    ResourceKey
+  >;
 }
 
 const i18n = createInstance();
 void i18n.init({
   resources: Object.fromEntries(
-    SUPPORTED_LANGUAGES.map((language) => [language, Object.fromEntries(NAMESPACES.map((ns) => [ns, readDictionary(language, ns)]))]),
+    SUPPORTED_LANGUAGES.map((language) => [
+      language,
+      Object.fromEntries(NAMESPACES.map((ns) => [ns, readDictionary(language, ns)])),
+    ]),
   ),
   initAsync: false,
   lng: FALLBACK_LANGUAGE,
@@ -35,7 +41,8 @@ void i18n.init({
     escapeValue: false,
   },
   // A value the caller did not give stays visible as "{name}" rather than vanishing.
-  missingInterpolationHandler: (_text: string, match: RegExpExecArray) => `{${(match[1] ?? '').split(',')[0]!.trim()}}`,
+  missingInterpolationHandler: (_text: string, match: RegExpExecArray) =>
+    `{${(match[1] ?? '').split(',')[0]!.trim()}}`,
   returnNull: false,
 });
 

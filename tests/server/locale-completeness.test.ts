@@ -13,7 +13,9 @@ describe('server locales', () => {
   it('has one folder per language, each with one file per dictionary', () => {
     expect(readdirSync(dir).sort()).toEqual([...SUPPORTED_LANGUAGES].sort());
     for (const language of SUPPORTED_LANGUAGES) {
-      expect(readdirSync(path.join(dir, language)).sort(), language).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
+      expect(readdirSync(path.join(dir, language)).sort(), language).toEqual(
+        NAMESPACES.map((ns) => `${ns}.json`).sort(),
+      );
     }
   });
 

@@ -35,7 +35,10 @@ export interface CompletenessOptions {
 }
 
 /** Registers, in the current describe block, the completeness cases for `dictionaries` (language → dictionary). */
-export function checkCompleteness(dictionaries: ReadonlyMap<string, Dictionary>, options: CompletenessOptions): void {
+export function checkCompleteness(
+  dictionaries: ReadonlyMap<string, Dictionary>,
+  options: CompletenessOptions,
+): void {
   const flat = new Map([...dictionaries].map(([language, tree]) => [language, flatten(tree)]));
   const allKeys = new Set([...flat.values()].flatMap((m) => [...m.keys()]));
   const blankAllowed = options.blankAllowed ?? (() => false);
@@ -54,7 +57,8 @@ export function checkCompleteness(dictionaries: ReadonlyMap<string, Dictionary>,
     const differing: string[] = [];
     for (const [language, entries] of flat) {
       for (const [key, value] of entries) {
-        if (reference.has(key) && variables(value).join() !== variables(reference.get(key)).join()) differing.push(`${language}:${key}`);
+        if (reference.has(key) && variables(value).join() !== variables(reference.get(key)).join())
+          differing.push(`${language}:${key}`);
       }
     }
     expect(differing).toEqual([]);

@@ -9,12 +9,19 @@ import { checkCompleteness, flatten, type Dictionary } from '../../support/local
 const dir = path.resolve(__dirname, '../../../src/i18n/locales');
 
 const dictionaries = new Map(
-  SUPPORTED_LANGUAGES.map((lng) => [lng, JSON.parse(readFileSync(path.join(dir, `${lng}.json`), 'utf8')) as Dictionary]),
+  SUPPORTED_LANGUAGES.map((lng) => [
+    lng,
+    JSON.parse(readFileSync(path.join(dir, `${lng}.json`), 'utf8')) as Dictionary,
+  ]),
 );
 
 describe('locales', () => {
   it('has exactly the five locale files', () => {
-    expect(readdirSync(dir).filter((f) => f.endsWith('.json')).sort()).toEqual(SUPPORTED_LANGUAGES.map((l) => `${l}.json`).sort());
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort(),
+    ).toEqual(SUPPORTED_LANGUAGES.map((l) => `${l}.json`).sort());
   });
 
   checkCompleteness(dictionaries, { reference: 'en-US' });
