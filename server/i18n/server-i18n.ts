@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createInstance, type ResourceKey } from 'i18next';
 import { FALLBACK_LANGUAGE, SUPPORTED_LANGUAGES, type Language } from '../../shared/i18n/languages.js';
 
-export const NAMESPACES = ['messages'] as const;
+export const NAMESPACES = ['messages', 'upscale'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** Values for a string's {{variables}}. */
