@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createInstance, type ResourceKey } from 'i18next';
 import { FALLBACK_LANGUAGE, SUPPORTED_LANGUAGES, type Language } from '../../shared/i18n/languages.js';
 
-export const NAMESPACES = ['messages', 'upscale'] as const;
+export const NAMESPACES = ['messages', 'upscale', 'local-engine'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 /** Values for a string's {{variables}}. */
@@ -45,6 +45,12 @@ void i18n.init({
     `{${(match[1] ?? '').split(',')[0]!.trim()}}`,
   returnNull: false,
 });
+// "{{name, capitalise}}": the value with its first letter made a capital, for languages that begin
+// a sentence with one (the built-in engine starts sentences with the designer's own words).
+i18n.services.formatter?.add('capitalise', (value: unknown) => {
+  const text = String(value);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+});
 
 /**
  * A string of `namespace` in `language`, its {{variables}} filled from `vars`. The values go in as
@@ -52,4 +58,20 @@ void i18n.init({
  */
 export function translate(namespace: Namespace, language: Language, key: string, vars: Vars = {}): string {
   return i18n.t(key, { lng: language, ns: namespace, replace: vars, nest: false });
+}
+
+/** A counted string: its plural form chosen by `count` in `language`'s rules, {{count}} filled too. */
+export function translateCount(
+  namespace: Namespace,
+  language: Language,
+  key: string,
+  count: number,
+  vars: Vars = {},
+): string {
+  return i18n.t(key, { lng: language, ns: namespace, count, replace: { ...vars, count }, nest: false });
+}
+
+/** A section or list of a dictionary as a whole (a table of words, a list of phrases). */
+export function translateObject<T>(namespace: Namespace, language: Language, key: string): T {
+  return i18n.t(key, { lng: language, ns: namespace, returnObjects: true }) as T;
 }
