@@ -54,7 +54,8 @@ i18n.services.formatter?.add('capitalise', (value: unknown) => {
 
 /**
  * A string of `namespace` in `language`, its {{variables}} filled from `vars`. The values go in as
- * `replace`, so a variable's name never collides with one of i18next's own options (count, context…).
+ * `replace`, so a variable's name never collides with one of i18next's own options (count, context…);
+ * with nesting off, a value holding "$t(…)" (a designer's own words) is written as it is.
  */
 export function translate(namespace: Namespace, language: Language, key: string, vars: Vars = {}): string {
   return i18n.t(key, { lng: language, ns: namespace, replace: vars, nest: false });
