@@ -3,7 +3,9 @@
 // its service offers; the generation module only ever talks to these interfaces, never to a
 // provider's SDK or wire format. Every call takes an AbortSignal and fails with ProviderError.
 
-export type Language = 'zh-CN' | 'en-US' | 'vi-VN' | 'th-TH' | 'id-ID';
+import type { Language } from '../../shared/i18n/languages.js';
+
+export type { Language };
 
 /** Video and image aspect choices of the workflow (spec §3). */
 export type Aspect = 'square' | 'vertical' | 'horizontal' | 'auto';

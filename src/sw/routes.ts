@@ -9,6 +9,8 @@
 //   deviceManifest  the upscale graphs' manifest → network first, cached copy when offline
 //   deviceModel  the upscale graphs and onnxruntime's wasm → cache first, on first use (never precached)
 //   passthrough  API calls, the reachability probe, other origins, non-GET → never touched
+import { SUPPORTED_LANGUAGES } from '../../shared/i18n/languages';
+
 export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'video' | 'deviceManifest' | 'deviceModel' | 'passthrough';
 
 export interface RequestFacts {
@@ -20,7 +22,7 @@ export interface RequestFacts {
 
 /** API groups' path prefixes on this origin (see server/config.ts publicApi). Never cached, never a page. */
 export const API_PREFIXES = ['/api', '/image-api', '/upscale-api', '/third-api'] as const;
-export const LOCALES = ['zh-CN', 'en-US', 'vi-VN', 'th-TH', 'id-ID'] as const;
+export const LOCALES = SUPPORTED_LANGUAGES;
 
 /** Caches whose names start with this hold one user's data: deleted on logout (lib/offline/user-scope.ts). */
 export const USER_CACHE_PREFIX = 'loom-user-';
