@@ -10,7 +10,7 @@ import { ApiError, isApiError } from '../../../lib/api';
 import { withRetry, RetryGaveUp } from '../../../lib/retry/with-retry';
 import { cancelAnalysis, fetchImageRequests, streamAnalysis, type AnalyzeEvent } from '../api/analyze-stream';
 import { cancelRegeneration, streamRegeneration } from '../api/regenerate-stream';
-import { createVideos, cancelVideo, fetchVideo, retryVideo, streamVideoProgress, type VideoSpecBody } from '../api/video-generations';
+import { createVideos, cancelVideo, fetchVideo, retryVideo, streamVideoProgress } from '../api/video-generations';
 import { fetchImageDetail } from '../api/history-source';
 import { streamVideoPrompts, saveVideoPrompt } from '../api/video-prompts-stream';
 import {
@@ -23,7 +23,7 @@ import {
   type VideoDraft,
 } from '../model/draft';
 import { fabricInfo, type ChoiceField } from '../model/fabric-form';
-import { DEFAULT_VIDEO_SETTINGS, isFinished, type ImageRequestView, type VideoView } from '../model/generation-types';
+import { DEFAULT_VIDEO_SETTINGS, isFinished, type ImageRequestView, type VideoSpecBody, type VideoView } from '../model/generation-types';
 import { furthestOf, type StepId } from '../model/workflow-steps';
 import type { DraftUpdate } from './use-video-draft';
 
