@@ -2,33 +2,22 @@
 // (gemini, openai-compatible, minimax, kling, and the built-in `local` engine) implements the ones
 // its service offers; the generation module only ever talks to these interfaces, never to a
 // provider's SDK or wire format. Every call takes an AbortSignal and fails with ProviderError.
+// The shapes that reach the API's answers too (fabric form, analysis, text changes) are zod schemas,
+// their types inferred, so the OpenAPI document and the server read one definition.
+import { z } from 'zod';
+import type { CameraMove } from '../../shared/generation/camera-moves.js';
+import type { EnhanceStyle } from '../../shared/workshop/workshop-options.js';
 
-import type { Language } from '../../shared/i18n/languages.js';
+import { SUPPORTED_LANGUAGES } from '../../shared/i18n/languages.js';
 
-export type { Language };
+export const languageSchema = z.enum(SUPPORTED_LANGUAGES);
+export type Language = z.output<typeof languageSchema>;
 
 /** Video and image aspect choices of the workflow (spec §3). */
 export type Aspect = 'square' | 'vertical' | 'horizontal' | 'auto';
 
 /** Camera moves, in MiniMax's bracket vocabulary (at most three combined in one prompt). */
-export const CAMERA_MOVES = [
-  'Static shot',
-  'Push in',
-  'Pull out',
-  'Pan left',
-  'Pan right',
-  'Tilt up',
-  'Tilt down',
-  'Zoom in',
-  'Zoom out',
-  'Tracking shot',
-  'Truck left',
-  'Truck right',
-  'Pedestal up',
-  'Pedestal down',
-  'Shake',
-] as const;
-export type CameraMove = (typeof CAMERA_MOVES)[number];
+export { CAMERA_MOVES, type CameraMove } from '../../shared/generation/camera-moves.js';
 
 export interface InputImage {
   data: Buffer;
@@ -51,26 +40,28 @@ export interface GeneratedImage {
 }
 
 /** Spec §3 fabric info form. Every field is optional free text (a preset choice or the designer's own words). */
-export interface FabricInfo {
-  fabric_name?: string;
-  composition?: string;
-  /** g/m² */
-  weight?: string;
-  transparency?: string;
-  luster?: string;
-  drape?: string;
-  touch?: string;
-  thickness?: string;
-  suggested_uses?: string;
-  scene?: string;
-  model_guidance?: string;
-  color_restrictions?: string;
-  accessories?: string;
-  style?: string;
-  target_market?: string;
-  selling_points?: string;
-  remarks?: string;
-}
+export const fabricInfoSchema = z
+  .object({
+    fabric_name: z.string().optional(),
+    composition: z.string().optional(),
+    weight: z.string().optional().meta({ description: 'g/m²' }),
+    transparency: z.string().optional(),
+    luster: z.string().optional(),
+    drape: z.string().optional(),
+    touch: z.string().optional(),
+    thickness: z.string().optional(),
+    suggested_uses: z.string().optional(),
+    scene: z.string().optional(),
+    model_guidance: z.string().optional(),
+    color_restrictions: z.string().optional(),
+    accessories: z.string().optional(),
+    style: z.string().optional(),
+    target_market: z.string().optional(),
+    selling_points: z.string().optional(),
+    remarks: z.string().optional(),
+  })
+  .meta({ id: 'FabricInfo' });
+export type FabricInfo = z.output<typeof fabricInfoSchema>;
 
 export interface AnalyseInput {
   /** The designer's image-generation prompt (from prompt management, edited for this run). */
@@ -85,18 +76,20 @@ export interface AnalyseInput {
 }
 
 /** The structured analysis every adapter returns (JSON output by schema where the provider has it). */
-export interface AnalysisData {
-  summary: string;
-  /** Dominant colours of the pattern images, largest share first. */
-  colors: { hex: string; name: string; share: number }[];
-  pattern: { kind: string; scale: string; orientation: string; repeat: string };
-  texture: string;
-  /** The prompt the image generator gets for the candidates. */
-  image_prompt: string;
-  /** Marketing copy for social posts ("moments text"). */
-  moments_text: string;
-  style: string;
-}
+export const analysisDataSchema = z
+  .object({
+    summary: z.string(),
+    colors: z
+      .array(z.object({ hex: z.string(), name: z.string(), share: z.number() }))
+      .meta({ description: 'Dominant colours of the pattern images, largest share first.' }),
+    pattern: z.object({ kind: z.string(), scale: z.string(), orientation: z.string(), repeat: z.string() }),
+    texture: z.string(),
+    image_prompt: z.string().meta({ description: 'The prompt the image generator gets for the candidates.' }),
+    moments_text: z.string().meta({ description: 'Marketing copy for social posts ("moments text").' }),
+    style: z.string(),
+  })
+  .meta({ id: 'AnalysisData' });
+export type AnalysisData = z.output<typeof analysisDataSchema>;
 
 export interface AnalysisResult {
   /** The analysis as prose, as it was streamed. */
@@ -246,7 +239,7 @@ export interface VideoGenerator {
   readonly supportedDurations?: Partial<Record<VideoKind, Partial<Record<VideoResolution, readonly number[]>>>>;
 }
 
-export type EnhanceStyle = 'natural' | 'creative' | 'professional' | 'artistic';
+export type { EnhanceStyle };
 
 export interface EnhanceInput {
   type: 'text' | 'image' | 'mixed';
@@ -262,21 +255,29 @@ export interface EnhanceInput {
 }
 
 /** One change the text polish made: the text it replaced and what replaced it. */
-export interface TextChange {
-  /** spelling, capitalisation, whitespace, punctuation-width, fabric-terms, … */
-  rule: string;
-  from: string;
-  to: string;
-}
+export const textChangeSchema = z
+  .object({
+    rule: z.string().meta({ description: 'spelling, capitalisation, whitespace, punctuation-width, fabric-terms, …' }),
+    from: z.string(),
+    to: z.string(),
+  })
+  .meta({ id: 'TextChange' });
+export type TextChange = z.output<typeof textChangeSchema>;
+
 
 /** What a rule-based text polish did, to show beside its result (the built-in engine's). */
-export interface TextChangeReport {
-  /** Whether the spelling was checked, and with which language's dictionary; or which language has none. */
-  spelling: { checked: true; dictionary: Language } | { checked: false; language: Language };
-  changes: TextChange[];
-  /** Words the dictionary does not know, left as written. */
-  unknown: string[];
-}
+export const textChangeReportSchema = z
+  .object({
+    /** Whether the spelling was checked, and with which language's dictionary; or which language has none. */
+    spelling: z.union([
+      z.object({ checked: z.literal(true), dictionary: languageSchema }),
+      z.object({ checked: z.literal(false), language: languageSchema }),
+    ]),
+    changes: z.array(textChangeSchema),
+    unknown: z.array(z.string()).meta({ description: 'Words the dictionary does not know, left as written.' }),
+  })
+  .meta({ id: 'TextChangeReport' });
+export type TextChangeReport = z.output<typeof textChangeReportSchema>;
 
 export interface EnhanceResult {
   text?: string;

@@ -1,10 +1,11 @@
 // Sign-in, token issue and rotation, verification codes and throttling. No answer tells whether an
 // account or a phone number exists: unknown and wrong look alike and take as long.
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import { AppError } from '../../http/app-error.js';
 import type { AttemptLimiter, AttemptLimits } from '../../http/attempt-limiter.js';
 import type { UserRow } from '../users/user-view.js';
-import { toUserView, type UserView } from '../users/user-view.js';
+import { toUserView, userViewSchema } from '../users/user-view.js';
 import type { UsersRepository } from '../users/users-repository.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { SweepCounts } from './expiry-sweep.js';
@@ -13,12 +14,23 @@ import type { RefreshTokens } from './refresh-tokens.js';
 import type { SmsSender } from './sms-sender.js';
 import { CODE_TTL_SECONDS, RESEND_AFTER_SECONDS, phoneKey, type VerificationCodes } from './verification-codes.js';
 
-export interface SessionGrant {
-  token: string;
-  refresh_token: string;
-  expires_in: number;
-  user: UserView;
-}
+/** What every sign-in and refresh answers: the token pair and the profile. */
+export const sessionGrantSchema = z
+  .object({
+    token: z.string(),
+    refresh_token: z.string(),
+    expires_in: z.number().int().meta({ description: "The access token's lifetime in seconds." }),
+    user: userViewSchema,
+  })
+  .meta({ id: 'SessionGrant' });
+export type SessionGrant = z.output<typeof sessionGrantSchema>;
+
+export const codeSentSchema = z
+  .object({
+    expires_in: z.number().int().meta({ description: 'Seconds the code stays valid.' }),
+    resend_after: z.number().int().meta({ description: 'Seconds before another code may be asked for.' }),
+  })
+  .meta({ id: 'CodeSent' });
 
 export interface AuthServiceDeps {
   users: UsersRepository;
@@ -126,7 +138,7 @@ export function createAuthService(d: AuthServiceDeps) {
       return grant(user);
     },
 
-    async sendCode(phone: string, internationalCode: string, ip: string) {
+    async sendCode(phone: string, internationalCode: string, ip: string): Promise<z.output<typeof codeSentSchema>> {
       const key = phoneKey(internationalCode, phone);
       await takeTries([
         [sendsPerAddress, ip],

@@ -1,6 +1,7 @@
 // How a failed job is stored and told: the spec's message for what failed (its key, e.g.
 // analysis_error), why (the provider's error kind, e.g. quota), and the provider's own words for
 // the log. The message is put together in the reader's language when it is read.
+import { z } from 'zod';
 import { ProviderError } from '../../providers/capabilities.js';
 import { message, messageKeys, type Locale, type MessageKey } from '../../http/messages.js';
 import type { FailureColumns } from './store/generation-tables.js';
@@ -33,18 +34,27 @@ export function failureMessage(row: FailureColumns, locale: Locale): string | nu
   return message('failure_with_reason', locale, { what, why: message(reasonKey, locale) });
 }
 
+/** A failure as the API tells it: the provider's error kind (or cancelled, internal) and the words for the reader. */
+export const itemErrorSchema = z.object({ code: z.string(), message: z.string() }).meta({ id: 'ItemError' });
+export type ItemError = z.output<typeof itemErrorSchema>;
+
 /** The error part of a view: null while nothing failed. */
-export function failureView(row: FailureColumns, locale: Locale): { code: string; message: string } | null {
+export function failureView(row: FailureColumns, locale: Locale): ItemError | null {
   const text = failureMessage(row, locale);
   return text ? { code: row.error_code ?? 'internal', message: text } : null;
 }
+
+export const candidateSummarySchema = z
+  .object({ made: z.number().int(), refused: z.number().int(), total: z.number().int(), message: z.string().nullable() })
+  .meta({ id: 'CandidateSummary' });
+export type CandidateSummary = z.output<typeof candidateSummarySchema>;
 
 /**
  * How a set of candidates ended, for `complete` and the request view: the count made, the count
  * refused, and (when some are missing) why, in the reader's language: "1 of 6 images not made:
  * blocked by the AI service's safety filter". The most frequent reason speaks for all.
  */
-export function candidateSummary(rows: (FailureColumns & { status: string })[], locale: Locale) {
+export function candidateSummary(rows: (FailureColumns & { status: string })[], locale: Locale): CandidateSummary {
   const made = rows.filter((r) => r.status === 'completed').length;
   const failed = rows.filter((r) => r.status === 'failed');
   if (failed.length === 0) return { made, refused: 0, total: rows.length, message: null };

@@ -1,10 +1,17 @@
 // Rows → what the API answers: snake_case fields as the rest of the main API, signed links for
 // every file (only ever built from rows already checked to be the reader's), failures in the
-// reader's language. Spec §3's image and video detail fields are all here.
+// reader's language. Spec §3's image and video detail fields are all here. Each view is a zod
+// schema with an id: the OpenAPI document names it, the PWA's types are generated from it, and
+// the builders below are typed by it, so a field renamed here fails to compile on both sides.
+import { z } from 'zod';
+import { CAMERA_MOVES } from '../../../shared/generation/camera-moves.js';
 import type { Locale } from '../../http/messages.js';
+import { analysisDataSchema, fabricInfoSchema, type VideoKind } from '../../providers/capabilities.js';
 import type { FileLinks } from '../../storage/signed-file-links.js';
-import { candidateSummary, failureView } from './failure.js';
+import { candidateSummary, candidateSummarySchema, failureView, itemErrorSchema } from './failure.js';
+import { pageSchema } from './history/page-query.js';
 import type { GenerationRepository } from './store/generation-repository.js';
+import { GENERATION_STATUSES } from './store/generation-tables.js';
 import type {
   GeneratedImageRow,
   GenerationRequestRow,
@@ -23,30 +30,163 @@ const EXTENSIONS: Record<string, string> = {
   'video/quicktime': 'mov',
 };
 
-export interface FileRef {
-  file_id: string;
-  url: string;
-}
+const rowId = () => z.number().int();
+const status = z.enum(GENERATION_STATUSES);
+const cameraMoves = z.array(z.enum(CAMERA_MOVES));
 
-export interface UploadView {
-  file_id: string;
-  role: 'model' | 'pattern';
-  position: number;
-  url: string;
-}
+export const uploadedImageSchema = z
+  .object({ file_id: z.string(), role: z.enum(['model', 'pattern']), position: z.number().int(), url: z.string() })
+  .meta({ id: 'UploadedImage' });
+export type UploadView = z.output<typeof uploadedImageSchema>;
 
-export interface VideoPromptView {
-  id: number;
-  image_id: number;
-  position: number;
-  prompt: string;
-  camera: string[];
-  scene: string | null;
-  mood: string | null;
-  model: string | null;
-  edited: boolean;
-  updated_at: string;
-}
+/** A request's model and pattern uploads. */
+export const uploadedImagesSchema = z
+  .object({ model: z.array(uploadedImageSchema), pattern: z.array(uploadedImageSchema) })
+  .meta({ id: 'UploadedImages' });
+
+export const frameRefSchema = z.object({ file_id: z.string(), url: z.string().nullable() }).meta({ id: 'FrameRef' });
+
+export const videoPromptSchema = z
+  .object({
+    id: rowId(),
+    image_id: rowId(),
+    position: z.number().int(),
+    prompt: z.string(),
+    camera: cameraMoves,
+    scene: z.string().nullable(),
+    mood: z.string().nullable(),
+    model: z.string().nullable(),
+    edited: z.boolean(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'VideoPrompt' });
+export type VideoPromptView = z.output<typeof videoPromptSchema>;
+
+/** One generated image: an original candidate, or one made by regenerating another. */
+export const generatedImageSchema = z
+  .object({
+    id: rowId(),
+    request_id: rowId().nullable(),
+    generation_id: z.string(),
+    parent_image_id: rowId().nullable(),
+    source: z.enum(['original', 'regenerated']),
+    position: z.number().int(),
+    status,
+    prompt: z.string(),
+    label: z.string().nullable(),
+    aspect: z.string(),
+    style: z.string().nullable(),
+    model: z.string().nullable(),
+    provider: z.string().nullable(),
+    moments_text: z.string().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    url: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+    error: itemErrorSchema.nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: 'GeneratedImage' });
+export type GeneratedImageView = z.output<typeof generatedImageSchema>;
+
+/** Spec §3 image detail: user prompt, uploads, moments text, video prompts, times, size, style, model. */
+export const imageDetailSchema = generatedImageSchema
+  .extend({
+    user_prompt: z.string(),
+    description: z.string().nullable(),
+    client_request_id: z.string().nullable(),
+    fabric: fabricInfoSchema,
+    analysis: analysisDataSchema.nullable(),
+    uploaded_images: uploadedImagesSchema,
+    video_prompts: z.array(videoPromptSchema),
+    size: z.object({ width: z.number().int().nullable(), height: z.number().int().nullable(), mime_type: z.string().nullable() }),
+  })
+  .meta({ id: 'ImageDetail' });
+export type ImageDetailView = z.output<typeof imageDetailSchema>;
+
+/** An analyse request with its uploads, analysis and candidates, for a client recovering after a cut stream. */
+export const imageRequestSchema = z
+  .object({
+    id: rowId(),
+    request_id: z.string().meta({ description: "The client's request id." }),
+    status,
+    prompt: z.string(),
+    description: z.string().nullable(),
+    fabric: fabricInfoSchema,
+    language: z.string(),
+    aspect: z.string(),
+    analysis_text: z.string().nullable(),
+    analysis: analysisDataSchema.nullable(),
+    model: z.string().nullable(),
+    provider: z.string().nullable(),
+    error: itemErrorSchema.nullable(),
+    uploaded_images: uploadedImagesSchema,
+    images: z.array(generatedImageSchema),
+    candidates: candidateSummarySchema,
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: 'ImageRequest' });
+export type ImageRequestView = z.output<typeof imageRequestSchema>;
+
+export const videoGenerationSchema = z
+  .object({
+    id: rowId(),
+    kind: z.enum(['standard', 'first-last-frame']),
+    status,
+    progress: z.number().meta({ description: '0..100' }),
+    source_image_id: rowId().nullable(),
+    user_prompt: z.string().nullable(),
+    video_prompt: z.string(),
+    aspect: z.string(),
+    duration: z.number().meta({ description: 'seconds' }),
+    resolution: z.string(),
+    model: z.string().nullable(),
+    provider: z.string().nullable(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    url: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+    error: itemErrorSchema.nullable(),
+    requested_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+    processing_ms: z.number().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'VideoGeneration' });
+export type VideoGenerationView = z.output<typeof videoGenerationSchema>;
+
+/** Spec §3 video detail: every field, with the source image's uploads and moments text. */
+export const videoDetailSchema = videoGenerationSchema
+  .extend({
+    style: z.string().nullable(),
+    camera: cameraMoves,
+    first_frame: frameRefSchema.nullable(),
+    last_frame: frameRefSchema.nullable(),
+    uploaded_images: uploadedImagesSchema,
+    moments_text: z.string().nullable(),
+    image_prompt: z.string().nullable(),
+    generated_by: z.object({ provider: z.string().nullable(), model: z.string().nullable() }),
+    task_id: z.string().nullable(),
+    file_id: z.string().nullable().meta({ description: "The provider's file id." }),
+    result_file_id: z.string().nullable(),
+    prompt_optimizer: z.boolean(),
+    watermark: z.boolean(),
+    can_retry: z.boolean(),
+    retry_of_id: rowId().nullable(),
+    video_prompt_id: rowId().nullable(),
+    last_image_id: rowId().nullable(),
+  })
+  .meta({ id: 'VideoDetail' });
+export type VideoDetailView = z.output<typeof videoDetailSchema>;
+
+export const generatedImagePageSchema = pageSchema(generatedImageSchema, 'GeneratedImagePage');
+export const videoGenerationPageSchema = pageSchema(videoGenerationSchema, 'VideoGenerationPage');
 
 /** A candidate's label in the reader's language when the provider worded it in several, else as stored. */
 export function wordedLabel(r: Pick<GeneratedImageRow, 'label' | 'labels_json'>, locale: Locale): string | null {
@@ -68,7 +208,11 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
 
   const imageFileIds = (rows: GeneratedImageRow[]) => rows.flatMap((r) => [r.file_id, r.thumbnail_file_id]);
 
-  const imageView = (r: GeneratedImageRow, link: (id: string | null, stem: string) => string | null, locale: Locale) => ({
+  const imageView = (
+    r: GeneratedImageRow,
+    link: (id: string | null, stem: string) => string | null,
+    locale: Locale,
+  ): GeneratedImageView => ({
     id: r.id,
     request_id: r.request_id,
     generation_id: r.generation_id,
@@ -125,13 +269,13 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
   });
 
   return {
-    async images(rows: GeneratedImageRow[], locale: Locale) {
+    async images(rows: GeneratedImageRow[], locale: Locale): Promise<GeneratedImageView[]> {
       const link = await linker(imageFileIds(rows));
       return rows.map((r) => imageView(r, link, locale));
     },
 
     /** Spec §3 image detail: user prompt, uploads, moments text, video prompts, times, size, style, model. */
-    async imageDetail(r: GeneratedImageRow, locale: Locale) {
+    async imageDetail(r: GeneratedImageRow, locale: Locale): Promise<ImageDetailView> {
       const request = r.request_id !== null ? await repo.request(r.request_id) : undefined;
       const [link, uploads, prompts, info] = await Promise.all([
         linker(imageFileIds([r])),
@@ -154,7 +298,7 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
     },
 
     /** Requests with their uploads and their six candidates, for a client recovering after a cut stream. */
-    async requests(rows: GenerationRequestRow[], locale: Locale) {
+    async requests(rows: GenerationRequestRow[], locale: Locale): Promise<ImageRequestView[]> {
       const ids = rows.map((r) => r.id);
       const [uploads, images] = await Promise.all([uploadsOf(ids), repo.imagesOfRequests(ids)]);
       const imageViews = await this.images(images, locale);
@@ -187,13 +331,13 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
 
     videoPrompt: promptView,
 
-    async videos(rows: VideoGenerationRow[], locale: Locale) {
+    async videos(rows: VideoGenerationRow[], locale: Locale): Promise<VideoGenerationView[]> {
       const link = await linker(rows.flatMap((r) => [r.result_file_id, r.thumbnail_file_id]));
       return rows.map((r) => videoView(r, link, locale));
     },
 
     /** Spec §3 video detail: every field, with the source image's uploads and moments text. */
-    async videoDetail(r: VideoGenerationRow, locale: Locale) {
+    async videoDetail(r: VideoGenerationRow, locale: Locale): Promise<VideoDetailView> {
       const source = r.source_image_id !== null ? await repo.image(r.source_image_id) : undefined;
       const request = source?.request_id ? await repo.request(source.request_id) : undefined;
       const [link, uploads] = await Promise.all([
@@ -224,10 +368,15 @@ export function createViewBuilder(repo: GenerationRepository, links: FileLinks, 
     },
   };
 
-  function videoView(r: VideoGenerationRow, link: (id: string | null, stem: string) => string | null, locale: Locale) {
+  function videoView(
+    r: VideoGenerationRow,
+    link: (id: string | null, stem: string) => string | null,
+    locale: Locale,
+  ): VideoGenerationView {
     return {
       id: r.id,
-      kind: r.kind,
+      // Only the video service writes the column, from a kind its schema checked.
+      kind: r.kind as VideoKind,
       status: r.status,
       progress: r.status === 'completed' ? 100 : Number(r.progress),
       source_image_id: r.source_image_id,

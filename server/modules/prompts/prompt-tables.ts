@@ -2,11 +2,9 @@
 import type { Generated, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { IdempotencyKeysTable } from '../../http/idempotency-store.js';
+import type { PromptType } from '../../../shared/prompts/prompt-rules.js';
 
-export const PROMPT_TYPES = ['image', 'video', 'moments'] as const;
-export type PromptType = (typeof PROMPT_TYPES)[number];
-/** Spec §5 / §9: prompt text is at most 1000 characters (UTF-16 units, as the browser counts). */
-export const PROMPT_MAX_LENGTH = 1000;
+export { PROMPT_MAX_LENGTH, PROMPT_TYPES, type PromptType } from '../../../shared/prompts/prompt-rules.js';
 
 export interface PromptsTable {
   id: Generated<number>;

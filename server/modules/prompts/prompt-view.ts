@@ -1,16 +1,21 @@
 import type { Selectable } from 'kysely';
-import type { PromptsTable, PromptType } from './prompt-tables.js';
+import { z } from 'zod';
+import { PROMPT_TYPES } from '../../../shared/prompts/prompt-rules.js';
+import type { PromptsTable } from './prompt-tables.js';
 
 /** A prompt as the API returns it (spec §3: type, content, created, updated, last modified by). */
-export interface PromptView {
-  id: number;
-  type: PromptType;
-  content: string;
-  created_at: string;
-  updated_at: string;
-  created_by: string;
-  updated_by: string;
-}
+export const promptViewSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.enum(PROMPT_TYPES),
+    content: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    created_by: z.string(),
+    updated_by: z.string(),
+  })
+  .meta({ id: 'Prompt' });
+export type PromptView = z.output<typeof promptViewSchema>;
 
 export function toPromptView(row: Selectable<PromptsTable>): PromptView {
   return {

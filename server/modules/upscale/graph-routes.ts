@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { convertModel } from '../../upscale/converter.js';
 import { onnxCacheDir, weightsDir } from '../../upscale/model-store.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
@@ -16,17 +17,22 @@ import { UpscaleHttpError } from './upscale-http-error.js';
 const MODEL_NAME = /^up[234]x-(conservative|no-denoise|denoise[123]x)$/;
 const GRAPH_FILE = /^[\w+.-]+\.onnx$/;
 
-export interface DeviceGraphManifest {
-  name: string;
-  hash: string;
-  geometry: { scale: number; prepad: number; align: number };
-  se: { index: number; channels: number }[];
-  levels: { ratio: number; offset: number }[];
-  variants: Record<string, string>;
-  inputs: Record<string, string[]>;
-  /** bytes of each variant's file */
-  sizes: Record<string, number>;
-}
+const deviceGraphManifestSchema = z.object({
+  name: z.string(),
+  hash: z.string(),
+  geometry: z.object({ scale: z.number(), prepad: z.number(), align: z.number() }),
+  se: z.array(z.object({ index: z.number(), channels: z.number() })),
+  levels: z.array(z.object({ ratio: z.number(), offset: z.number() })),
+  variants: z.record(z.string(), z.string()),
+  inputs: z.record(z.string(), z.array(z.string())),
+  sizes: z.record(z.string(), z.number()).meta({ description: "bytes of each variant's file" }),
+});
+type DeviceGraphManifest = z.output<typeof deviceGraphManifestSchema>;
+
+/** What the manifest call answers, for the OpenAPI document (the upscale service's own shape). */
+export const graphManifestSchema = deviceGraphManifestSchema
+  .extend({ status: z.literal('success') })
+  .meta({ id: 'GraphManifest' });
 
 export function registerGraphRoutes(
   app: FastifyInstance,
@@ -67,12 +73,21 @@ export function registerGraphRoutes(
     return name;
   };
 
-  app.get<{ Params: { name: string } }>('/models/:name/graphs/manifest.json', async (request, reply) => {
-    const m = await manifest(await checkedName(request.params.name));
-    // Small and may change with a new conversion: revalidated, but usable offline from the worker's cache.
-    void reply.header('cache-control', 'private, no-cache');
-    return { status: 'success', ...m };
-  });
+  const manifestDoc = {
+    summary: "A model's converted graphs for the device: geometry, SE levels, variants",
+    tags: ['upscale'],
+    response: { schema: graphManifestSchema },
+  };
+  app.get<{ Params: { name: string } }>(
+    '/models/:name/graphs/manifest.json',
+    { config: { openapi: manifestDoc } },
+    async (request, reply): Promise<z.output<typeof graphManifestSchema>> => {
+      const m = await manifest(await checkedName(request.params.name));
+      // Small and may change with a new conversion: revalidated, but usable offline from the worker's cache.
+      void reply.header('cache-control', 'private, no-cache');
+      return { status: 'success', ...m };
+    },
+  );
 
   app.get<{ Params: { name: string; hash: string; file: string } }>(
     '/models/:name/graphs/:hash/:file',

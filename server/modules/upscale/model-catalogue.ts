@@ -1,14 +1,18 @@
 // The model list as the service answers it (spec §3 "Upscale model", §5 labels): the engine's
 // names without file suffix, with the category and recommendation the spec derives from them.
+import { z } from 'zod';
 import type { EngineModel } from './upscale-engine-port.js';
 
-export interface ModelView {
-  name: string;
-  scale: number;
-  denoise: string;
-  category: '2x' | '4x' | 'other';
-  recommended: boolean;
-}
+export const modelViewSchema = z
+  .object({
+    name: z.string(),
+    scale: z.number().int(),
+    denoise: z.string(),
+    category: z.enum(['2x', '4x', 'other']),
+    recommended: z.boolean(),
+  })
+  .meta({ id: 'UpscaleModel' });
+export type ModelView = z.output<typeof modelViewSchema>;
 
 const RECOMMENDED = new Set(['conservative', 'denoise2x']);
 const CATEGORY_ORDER = { '2x': 0, '4x': 1, other: 2 } as const;

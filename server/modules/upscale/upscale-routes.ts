@@ -1,6 +1,7 @@
 // The upscale service's routes (spec §7), relative to the group's prefix. Replies are the
 // service's own shape: {status: "success", ...} or {status: "error", code, message}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { currentUser } from '../../http/current-user.js';
 import { parseRange } from '../../storage/file-routes.js';
@@ -10,6 +11,7 @@ import { streamBatch } from './batch-stream.js';
 import { abortOnDisconnect } from './client-abort.js';
 import { DurableReplays } from './durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from './idempotent-results.js';
+import { modelViewSchema } from './model-catalogue.js';
 import type { SignedUrls } from './signed-urls.js';
 import { streamTeamBatch } from './team-batch-stream.js';
 import type { TeamUpscales } from './team-upscale.js';
@@ -40,6 +42,37 @@ export const IDEMPOTENCY_SUPPORT_HEADER = 'upscale-idempotency';
 
 const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
+const success = z.literal('success');
+
+/** The success answers the PWA reads, for the OpenAPI document (outside the main API's envelope). */
+export const upscaleModelsSchema = z
+  .object({ status: success, models: z.array(modelViewSchema), message: z.string() })
+  .meta({ id: 'UpscaleModels' });
+export const upscaleDoneSchema = z
+  .object({
+    status: success,
+    url: z.string().meta({ description: 'The signed link of the result image.' }),
+    filename: z.string(),
+    message: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    scale: z.number().int(),
+  })
+  .meta({ id: 'UpscaleDone' });
+export const upscaleJobCancelledSchema = z
+  .object({
+    status: success,
+    stopped: z
+      .boolean()
+      .meta({ description: 'false: it had already finished; its kept result is forgotten.' }),
+    message: z.string(),
+  })
+  .meta({ id: 'UpscaleJobCancelled' });
+
+const doc = (summary: string, schema: z.ZodType) => ({
+  config: { openapi: { summary, tags: ['upscale'], response: { schema } } },
+});
+
 /** A form's text fields and multipart framing, beyond its files (the parser caps fields at 20 × 4 KiB). */
 const FORM_OVERHEAD_BYTES = 128 * 1024;
 
@@ -58,7 +91,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
    * declared length would pass the upload budget, is refused at once (503 with Retry-After) instead
    * of after its upload. A resend that joins a keyed job needs no place of its own.
    */
-  const admitUpload = async (request: FastifyRequest, maxFiles: number, joinsJob = false): Promise<UploadHold> => {
+  const admitUpload = async (
+    request: FastifyRequest,
+    maxFiles: number,
+    joinsJob = false,
+  ): Promise<UploadHold> => {
     if (!request.isMultipart()) throw new UpscaleHttpError(415, 'not_multipart');
     if (!joinsJob) await assertCapacity();
     const declared = Number(request.headers['content-length']) || 0;
@@ -83,23 +120,23 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     return { ...upload, params };
   };
 
-  app.get('/models', async (request, reply) => {
-    // Tells the PWA, before it resends a request cut short, that a resend with the same key is safe.
-    void reply.header(IDEMPOTENCY_SUPPORT_HEADER, 'upscale-single');
-    return {
-      status: 'success',
-      models: await (o.team ?? o.service).listModels(),
-      message: upscaleMessage('models_listed', request.headers['accept-language']),
-    };
-  });
+  app.get(
+    '/models',
+    doc('The Real-CUGAN models on offer', upscaleModelsSchema),
+    async (request, reply): Promise<z.output<typeof upscaleModelsSchema>> => {
+      // Tells the PWA, before it resends a request cut short, that a resend with the same key is safe.
+      void reply.header(IDEMPOTENCY_SUPPORT_HEADER, 'upscale-single');
+      return {
+        status: 'success',
+        models: await (o.team ?? o.service).listModels(),
+        message: upscaleMessage('models_listed', request.headers['accept-language']),
+      };
+    },
+  );
 
   // Finished answers kept in the database, so a resend after a restart or to another replica does
   // not run the model again.
-  const replays = new DurableReplays(
-    o.db.kysely,
-    o.now,
-    (outcome) => o.service.store.has(outcome.resultId),
-  );
+  const replays = new DurableReplays(o.db.kysely, o.now, (outcome) => o.service.store.has(outcome.resultId));
   const idempotent = new IdempotentResults(o.resultTtlSeconds, o.now, REPLAY_GRACE_MS, replays);
   const sweepReplays = () => void replays.sweep().catch(() => undefined);
   sweepReplays();
@@ -107,61 +144,70 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
   replaySweeper.unref();
   app.addHook('onClose', async () => clearInterval(replaySweeper));
 
-  app.post('/upscale/single', async (request, reply) => {
-    const { signal } = abortOnDisconnect(reply);
-    const header = request.headers['idempotency-key'];
-    const key = typeof header === 'string' ? header : undefined;
-    const userId = currentUser(request).id;
-    // Held until the answer: the image stays in memory while it waits and runs.
-    const joinsJob = o.team ? await o.team.joinsJob(key, userId) : idempotent.has(key, userId);
-    const hold = await admitUpload(request, 1, joinsJob);
-    let answer: Awaited<ReturnType<typeof idempotent.run>>;
-    try {
-      const { files, params } = await readRequest(request, 1, hold);
-      const file = files[0]!;
-      answer = o.team
-        ? await o.team.single(file, params, userId, key, signal)
-        : await idempotent.run(
-            key,
-            userId,
-            IdempotentResults.fingerprint(userId, params, file.data),
-            signal,
-            (workSignal, record) => o.service.upscale(file, params, { signal: workSignal, beforePublish: record }),
-          );
-    } finally {
-      hold.close();
-      discardRestOfBody(request);
-    }
-    const { outcome: r, replayed, keyed } = answer;
-    // Echoing the key confirms it was honoured; a replay says it ran no engine of its own.
-    if (keyed) void reply.header('idempotency-key', key);
-    if (replayed) void reply.header('idempotent-replayed', 'true');
-    return {
-      status: 'success',
-      url: o.linkBase(request) + r.url,
-      filename: r.filename,
-      message: upscaleMessage('upscale_done', request.headers['accept-language']),
-      width: r.width,
-      height: r.height,
-      scale: r.scale,
-    };
-  });
+  app.post(
+    '/upscale/single',
+    doc('Upscale one image (multipart; replayed by Idempotency-Key)', upscaleDoneSchema),
+    async (request, reply): Promise<z.output<typeof upscaleDoneSchema>> => {
+      const { signal } = abortOnDisconnect(reply);
+      const header = request.headers['idempotency-key'];
+      const key = typeof header === 'string' ? header : undefined;
+      const userId = currentUser(request).id;
+      // Held until the answer: the image stays in memory while it waits and runs.
+      const joinsJob = o.team ? await o.team.joinsJob(key, userId) : idempotent.has(key, userId);
+      const hold = await admitUpload(request, 1, joinsJob);
+      let answer: Awaited<ReturnType<typeof idempotent.run>>;
+      try {
+        const { files, params } = await readRequest(request, 1, hold);
+        const file = files[0]!;
+        answer = o.team
+          ? await o.team.single(file, params, userId, key, signal)
+          : await idempotent.run(
+              key,
+              userId,
+              IdempotentResults.fingerprint(userId, params, file.data),
+              signal,
+              (workSignal, record) =>
+                o.service.upscale(file, params, { signal: workSignal, beforePublish: record }),
+            );
+      } finally {
+        hold.close();
+        discardRestOfBody(request);
+      }
+      const { outcome: r, replayed, keyed } = answer;
+      // Echoing the key confirms it was honoured; a replay says it ran no engine of its own.
+      if (keyed) void reply.header('idempotency-key', key);
+      if (replayed) void reply.header('idempotent-replayed', 'true');
+      return {
+        status: 'success',
+        url: o.linkBase(request) + r.url,
+        filename: r.filename,
+        message: upscaleMessage('upscale_done', request.headers['accept-language']),
+        width: r.width,
+        height: r.height,
+        scale: r.scale,
+      };
+    },
+  );
 
   // The designer's Cancel of a keyed single upscale: without it the job would outlive its aborted
   // request for the resend grace, holding an engine slot others wait for.
-  app.delete<{ Params: { key: string } }>('/upscale/jobs/:key', async (request) => {
-    const found = o.team
-      ? await o.team.cancelKey(request.params.key, currentUser(request).id)
-      : await idempotent.cancel(request.params.key, currentUser(request).id);
-    if (found === 'unknown') throw new UpscaleHttpError(404, 'not_found');
-    if (found === 'not_owner') throw new UpscaleHttpError(403, 'forbidden');
-    return {
-      status: 'success',
-      // false: it had already finished; its kept result is forgotten, so a resend runs afresh.
-      stopped: found === 'stopped',
-      message: upscaleMessage('job_cancelled', request.headers['accept-language']),
-    };
-  });
+  app.delete<{ Params: { key: string } }>(
+    '/upscale/jobs/:key',
+    doc('Cancel a keyed single upscale', upscaleJobCancelledSchema),
+    async (request): Promise<z.output<typeof upscaleJobCancelledSchema>> => {
+      const found = o.team
+        ? await o.team.cancelKey(request.params.key, currentUser(request).id)
+        : await idempotent.cancel(request.params.key, currentUser(request).id);
+      if (found === 'unknown') throw new UpscaleHttpError(404, 'not_found');
+      if (found === 'not_owner') throw new UpscaleHttpError(403, 'forbidden');
+      return {
+        status: 'success',
+        // false: it had already finished; its kept result is forgotten, so a resend runs afresh.
+        stopped: found === 'stopped',
+        message: upscaleMessage('job_cancelled', request.headers['accept-language']),
+      };
+    },
+  );
 
   app.post('/upscale/batch', async (request, reply) => {
     const hold = await admitUpload(request, o.maxBatchFiles);

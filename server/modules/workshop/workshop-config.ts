@@ -1,14 +1,18 @@
 // An item's config as stored: model, creativity and precision (0..1), output style (spec §3).
+import { z } from 'zod';
+import { ENHANCE_STYLES } from '../../../shared/workshop/workshop-options.js';
 import { parseObject } from '../generation/store/stored-json.js';
 import type { EnhanceStyle } from '../../providers/capabilities.js';
-import { ENHANCE_STYLES } from './workshop-models.js';
 
-export interface WorkshopConfig {
-  model?: string;
-  creativity: number;
-  precision: number;
-  style: EnhanceStyle;
-}
+export const workshopConfigSchema = z
+  .object({
+    model: z.string().optional(),
+    creativity: z.number().meta({ description: '0..1' }),
+    precision: z.number().meta({ description: '0..1' }),
+    style: z.enum(ENHANCE_STYLES),
+  })
+  .meta({ id: 'WorkshopConfig' });
+export type WorkshopConfig = z.output<typeof workshopConfigSchema>;
 
 export const DEFAULT_CONFIG: WorkshopConfig = { creativity: 0.5, precision: 0.5, style: 'natural' };
 

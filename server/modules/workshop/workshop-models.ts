@@ -1,11 +1,12 @@
 // What the workshop offers: one entry per configured enhancer, the default first, the built-in
 // engine named as the local preview it is.
+import { z } from 'zod';
+import { ENHANCE_STYLES, WORKSHOP_TYPES } from '../../../shared/workshop/workshop-options.js';
 import { message, type Locale } from '../../http/messages.js';
 import type { Enhancer } from '../../providers/capabilities.js';
 import type { ProviderSlot } from '../generation/engines/generation-providers.js';
-import { WORKSHOP_TYPES } from './workshop-table.js';
 
-export const ENHANCE_STYLES = ['natural', 'creative', 'professional', 'artistic'] as const;
+export { ENHANCE_STYLES };
 
 const PROVIDER_NAMES: Record<string, string> = {
   gemini: 'Gemini (Banana)',
@@ -13,14 +14,17 @@ const PROVIDER_NAMES: Record<string, string> = {
   'openai-compatible': 'OpenAI-compatible',
 };
 
-export interface WorkshopModel {
-  id: string;
-  name: string;
-  local_preview: boolean;
-  default: boolean;
-  types: readonly string[];
-  styles: readonly string[];
-}
+export const workshopModelSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    local_preview: z.boolean(),
+    default: z.boolean(),
+    types: z.array(z.enum(WORKSHOP_TYPES)),
+    styles: z.array(z.enum(ENHANCE_STYLES)),
+  })
+  .meta({ id: 'WorkshopModel' });
+export type WorkshopModel = z.output<typeof workshopModelSchema>;
 
 export function workshopModels(enhancers: ProviderSlot<Enhancer>[], locale: Locale): WorkshopModel[] {
   const seen = new Set<string>();
@@ -31,8 +35,8 @@ export function workshopModels(enhancers: ProviderSlot<Enhancer>[], locale: Loca
       name: slot.localPreview ? message('builtin_engine_name', locale) : (PROVIDER_NAMES[slot.provider] ?? slot.provider),
       local_preview: slot.localPreview,
       default: index === 0,
-      types: WORKSHOP_TYPES,
-      styles: ENHANCE_STYLES,
+      types: [...WORKSHOP_TYPES],
+      styles: [...ENHANCE_STYLES],
     }));
 }
 

@@ -21,10 +21,10 @@ import { openEventStream } from '../generation/event-stream.js';
 import { parseConfig } from './workshop-config.js';
 import { readWorkshopInput, workshopFormBytes, workshopFormDoc } from './workshop-form.js';
 import { WORKSHOP_JOB } from './workshop-job.js';
-import { enhancerFor, workshopModels } from './workshop-models.js';
+import { enhancerFor, workshopModelSchema, workshopModels } from './workshop-models.js';
 import { createWorkshopRepository, type WorkshopRepository } from './workshop-repository.js';
 import { WORKSHOP_STATUSES } from './workshop-table.js';
-import { createWorkshopViews } from './workshop-views.js';
+import { createWorkshopViews, workshopItemPageSchema, workshopItemSchema } from './workshop-views.js';
 import { streamWorkshopItem, WORKSHOP_EVENTS_DOC } from './workshop-stream.js';
 
 const listQuery = z.object({
@@ -48,7 +48,15 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
 
   app.get(
     '/workshop/models',
-    { config: { openapi: { summary: 'The enhancers the workshop offers (the built-in engine named as a local preview)', tags: ['workshop'] } } },
+    {
+      config: {
+        openapi: {
+          summary: 'The enhancers the workshop offers (the built-in engine named as a local preview)',
+          tags: ['workshop'],
+          response: { data: z.array(workshopModelSchema) },
+        },
+      },
+    },
     async (request) => ok(request, workshopModels(enhancers(), locale(request))),
   );
 
@@ -61,6 +69,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
           tags: ['workshop'],
           body: workshopFormDoc,
           bodyContentType: 'multipart/form-data',
+          response: { status: 201, data: workshopItemSchema },
         },
       },
     },
@@ -126,7 +135,16 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
 
   app.get(
     '/workshop/items',
-    { config: { openapi: { summary: "The user's workshop items, newest first", tags: ['workshop'], query: listQuery } } },
+    {
+      config: {
+        openapi: {
+          summary: "The user's workshop items, newest first",
+          tags: ['workshop'],
+          query: listQuery,
+          response: { data: workshopItemPageSchema },
+        },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const page = validate(listQuery, request.query);
@@ -137,7 +155,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
 
   app.get(
     '/workshop/items/:id',
-    { config: { openapi: { summary: 'One workshop item with its result', tags: ['workshop'] } } },
+    { config: { openapi: { summary: 'One workshop item with its result', tags: ['workshop'], response: { data: workshopItemSchema } } } },
     async (request) => {
       const [view] = await views.items([await one(request)], locale(request));
       return ok(request, view);
@@ -164,7 +182,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
 
   app.post(
     '/workshop/items/:id/cancel',
-    { config: { openapi: { summary: 'Cancel a pending or processing item', tags: ['workshop'] } } },
+    { config: { openapi: { summary: 'Cancel a pending or processing item', tags: ['workshop'], response: { data: workshopItemSchema } } } },
     async (request) => {
       const row = await one(request);
       const outcome = await ctx.jobs.cancel(WORKSHOP_JOB, row.id);
@@ -176,7 +194,11 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
 
   app.post(
     '/workshop/items/:id/retry',
-    { config: { openapi: { summary: 'Run an item again from its stored input and config', tags: ['workshop'] } } },
+    {
+      config: {
+        openapi: { summary: 'Run an item again from its stored input and config', tags: ['workshop'], response: { data: workshopItemSchema } },
+      },
+    },
     async (request) => {
       const row = await one(request);
       if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');

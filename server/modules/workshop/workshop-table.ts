@@ -1,11 +1,11 @@
 // The workshop_items table (migration 0004): one text, image or mixed enhancement and its result.
 import type { Generated, Selectable } from 'kysely';
+import type { WorkshopType } from '../../../shared/workshop/workshop-options.js';
 
 /** Spec §4 workshop item states. */
 export const WORKSHOP_STATUSES = ['pending', 'processing', 'completed', 'error'] as const;
 export type WorkshopStatus = (typeof WORKSHOP_STATUSES)[number];
-export const WORKSHOP_TYPES = ['text', 'image', 'mixed'] as const;
-export type WorkshopType = (typeof WORKSHOP_TYPES)[number];
+export { WORKSHOP_TYPES, type WorkshopType } from '../../../shared/workshop/workshop-options.js';
 
 export interface WorkshopItemsTable {
   id: Generated<number>;

@@ -1,17 +1,62 @@
 // Workshop items as the third group answers them: input, config, result with confidence, model and
-// processing time, failure in the reader's language, signed links for every file.
+// processing time, failure in the reader's language, signed links for every file. The item is a
+// zod schema: the OpenAPI document names it and the PWA's types are generated from it.
+import { z } from 'zod';
+import { WORKSHOP_TYPES } from '../../../shared/workshop/workshop-options.js';
 import type { Locale } from '../../http/messages.js';
-import { failureView } from '../generation/failure.js';
+import { textChangeReportSchema } from '../../providers/capabilities.js';
+import { failureView, itemErrorSchema } from '../generation/failure.js';
+import { pageSchema } from '../generation/history/page-query.js';
 import { parseObject } from '../generation/store/stored-json.js';
 import type { GenerationContext } from '../generation/generation-context.js';
-import { parseConfig, parseFileIds } from './workshop-config.js';
-import type { WorkshopItemRow } from './workshop-table.js';
+import { parseConfig, parseFileIds, workshopConfigSchema } from './workshop-config.js';
+import { WORKSHOP_STATUSES, type WorkshopItemRow } from './workshop-table.js';
+
+const fileLinkSchema = z.object({ file_id: z.string(), url: z.string() }).meta({ id: 'WorkshopFileLink' });
+
+export const workshopResultSchema = z
+  .object({
+    text: z.string().nullable(),
+    images: z.array(fileLinkSchema),
+    confidence: z.number().nullable().meta({ description: '0..1' }),
+    model: z.string().nullable(),
+    text_changes: textChangeReportSchema
+      .nullable()
+      .meta({ description: 'What the built-in text polish changed (spelling, capitals, spacing, punctuation), or null.' }),
+    processing_ms: z.number().nullable(),
+  })
+  .meta({ id: 'WorkshopResult' });
+
+export const workshopItemSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.enum(WORKSHOP_TYPES),
+    status: z.enum(WORKSHOP_STATUSES),
+    text: z.string().nullable(),
+    images: z.array(fileLinkSchema),
+    config: workshopConfigSchema,
+    result: workshopResultSchema.nullable().meta({ description: 'Only once the item is completed.' }),
+    provider: z.string().nullable(),
+    local_preview: z.boolean(),
+    error: itemErrorSchema.nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'WorkshopItem' });
+export type WorkshopItemView = z.output<typeof workshopItemSchema>;
+
+export const workshopItemPageSchema = pageSchema(workshopItemSchema, 'WorkshopItemPage');
+
+/** A stored change list that no longer reads as one (edited by hand, an older shape) shows as none. */
+const textChangesOf = (json: string | null) => textChangeReportSchema.safeParse(parseObject(json)).data ?? null;
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
 export function createWorkshopViews(ctx: GenerationContext) {
   return {
-    async items(rows: WorkshopItemRow[], locale: Locale) {
+    async items(rows: WorkshopItemRow[], locale: Locale): Promise<WorkshopItemView[]> {
       const fileIds = rows.flatMap((r) => [...parseFileIds(r.input_file_ids), ...parseFileIds(r.result_file_ids)]);
       const mimes = await ctx.repo.fileMimeTypes(fileIds);
       const link = (id: string, stem: string) =>
@@ -34,8 +79,7 @@ export function createWorkshopViews(ctx: GenerationContext) {
                 })),
                 confidence: r.confidence === null ? null : Number(r.confidence),
                 model: r.model,
-                // What the built-in text polish changed (spelling, capitals, spacing, punctuation), or null.
-                text_changes: parseObject(r.result_changes_json) ?? null,
+                text_changes: textChangesOf(r.result_changes_json),
                 processing_ms: r.processing_ms === null ? null : Number(r.processing_ms),
               }
             : null,

@@ -1,25 +1,15 @@
 // The signed-in user as the main API returns it (GET /user/profile and every sign-in reply).
-export type UserLevel = 'ADMIN' | 'DESIGNER' | 'GENERAL';
+import type { ApiSchema } from '../api/api-types';
 
-export interface User {
-  id: number;
-  account: string;
-  wechat_account: string | null;
-  phone: string | null;
-  international_code: string | null;
-  display_name: string | null;
-  user_level: UserLevel;
-  disabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type User = ApiSchema<'User'>;
+export type UserLevel = User['user_level'];
 
-/** Token pair plus profile: what every sign-in and refresh call answers with. */
-export interface SessionGrant {
-  token: string;
-  refresh_token?: string;
-  user?: User;
-}
+/**
+ * Token pair plus profile, from every sign-in and refresh answer: only the token is required of a
+ * reply (spec §4), the rest is kept when the server sends it.
+ */
+export type SessionGrant = Pick<ApiSchema<'SessionGrant'>, 'token'> &
+  Partial<Pick<ApiSchema<'SessionGrant'>, 'refresh_token' | 'user'>>;
 
 const LEVELS: readonly string[] = ['ADMIN', 'DESIGNER', 'GENERAL'];
 

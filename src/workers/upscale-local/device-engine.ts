@@ -12,6 +12,7 @@
 //              whatever the image size (a 2 MP image on a small tablet).
 // A job of one tile runs the `full` graph once, as on the server.
 import type { InferenceSession, Tensor } from 'onnxruntime-web/wasm';
+import type { ApiSchema } from '../../lib/api/api-types';
 import { extractTile, storeTile } from '../../../shared/upscale/padding';
 import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from '../../../shared/upscale/tiling';
 
@@ -21,16 +22,8 @@ export interface OrtApi {
   InferenceSession: { create(model: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
 }
 
-export interface GraphManifest {
-  name: string;
-  hash: string;
-  geometry: { scale: number; prepad: number; align: number };
-  se: { index: number; channels: number }[];
-  levels: { ratio: number; offset: number }[];
-  variants: Record<string, string>;
-  inputs: Record<string, string[]>;
-  sizes: Record<string, number>;
-}
+/** GET /models/:name/graphs/manifest.json of the upscale service. */
+export type GraphManifest = Omit<ApiSchema<'GraphManifest'>, 'status'>;
 
 export class DeviceCancelled extends Error {
   constructor() {

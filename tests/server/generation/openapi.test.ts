@@ -36,4 +36,29 @@ describe('GET /openapi.json', () => {
     const list = doc.paths['/api/user/video-generations']!.get!;
     expect((list.parameters as { name: string }[]).map((p) => p.name)).toEqual(['cursor', 'limit', 'status']);
   });
+
+  it('names the answers: the envelope around a named schema, or the service\'s own body', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+    }>();
+    const answer = (path: string, method: string, status = '200') =>
+      doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema as
+        | { $ref?: string; properties?: Record<string, unknown> }
+        | undefined;
+    expect(answer('/api/user/generated-images/{id}', 'get')?.properties).toMatchObject({
+      success: { type: 'boolean' },
+      data: { $ref: '#/components/schemas/ImageDetail' },
+    });
+    expect(answer('/api/user/video-generations/{id}/retry', 'post', '201')?.properties?.data).toEqual({
+      $ref: '#/components/schemas/VideoDetail',
+    });
+    expect(answer('/third-api/workshop/items', 'get')?.properties?.data).toEqual({ $ref: '#/components/schemas/WorkshopItemPage' });
+    expect(answer('/upscale-api/models/{name}/graphs/manifest.json', 'get')).toEqual({ $ref: '#/components/schemas/GraphManifest' });
+    expect(Object.keys(doc.components.schemas.VideoDetail!.properties!)).toEqual(
+      expect.arrayContaining(['id', 'status', 'camera', 'first_frame', 'uploaded_images', 'can_retry']),
+    );
+    // A request body's named schema is its own, apart from any answer's.
+    expect(doc.components.schemas.VideoSpecInput).toBeDefined();
+  });
 });

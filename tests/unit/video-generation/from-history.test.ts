@@ -21,8 +21,8 @@ describe('pre-filling from history', () => {
   });
 
   it("keeps a video's settings within what the page offers", () => {
-    expect(settingsFromVideo({ kind: 'first-last-frame', last_image_id: 9, aspect: 'vertical', duration: 10, resolution: '1080P', camera: ['a', 'b', 'c', 'd'] })).toEqual({
-      kind: 'first-last-frame', lastImageId: 9, aspect: 'vertical', duration: 10, resolution: '1080P', camera: ['a', 'b', 'c'],
+    expect(settingsFromVideo({ kind: 'first-last-frame', last_image_id: 9, aspect: 'vertical', duration: 10, resolution: '1080P', camera: ['Push in', 'Pan left', 'Tilt up', 'Shake'] })).toEqual({
+      kind: 'first-last-frame', lastImageId: 9, aspect: 'vertical', duration: 10, resolution: '1080P', camera: ['Push in', 'Pan left', 'Tilt up'],
     });
     expect(settingsFromVideo({ kind: 'first-last-frame', last_image_id: null, aspect: 'odd', duration: 7, resolution: '4K', camera: [] })).toMatchObject({
       kind: 'standard', aspect: 'auto', duration: 6, resolution: '768P',

@@ -18,14 +18,14 @@ import {
 import { IDLE_RUN, failureMessage, openingRun, reconnectingRun } from '../../../src/features/video-generation/model/run-state';
 import { VIDEOS_PER_CALL, specBatches, videoSpecs } from '../../../src/features/video-generation/model/video-specs';
 
-function image(id: number, status = 'completed'): GeneratedImage {
+function image(id: number, status: GeneratedImage['status'] = 'completed'): GeneratedImage {
   return {
     id,
     request_id: 1,
     source: 'original',
     status,
     label: null,
-    prompt: null,
+    prompt: '',
     model: null,
     provider: null,
     moments_text: null,
@@ -43,7 +43,7 @@ function video(id: number, patch: Partial<VideoView> = {}): VideoView {
     status: 'generating',
     progress: 0,
     source_image_id: 1,
-    video_prompt: null,
+    video_prompt: '',
     aspect: 'auto',
     duration: 6,
     resolution: '768P',

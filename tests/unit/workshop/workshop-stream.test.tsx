@@ -24,7 +24,7 @@ function item(id: number, status: WorkshopItem['status'], resultText: string | n
     text: 'rose voile',
     images: [],
     config: { creativity: 0.5, precision: 0.5, style: 'natural' },
-    result: resultText === null ? null : { text: resultText, images: [], confidence: 0.82, model: 'gemini-2.5-flash', processing_ms: 900 },
+    result: resultText === null ? null : { text: resultText, images: [], confidence: 0.82, model: 'gemini-2.5-flash', text_changes: null, processing_ms: 900 },
     provider: 'gemini',
     local_preview: false,
     error: null,

@@ -11,6 +11,7 @@ import { validate } from '../../../http/validate.js';
 import { CAMERA_MOVES } from '../../../providers/capabilities.js';
 import { REQUEST_ID } from '../analysis/analyze-form.js';
 import type { GenerationContext } from '../generation-context.js';
+import { generatedImagePageSchema, imageDetailSchema, imageRequestSchema, videoPromptSchema } from '../generation-views.js';
 import { pageOf, pageQuerySchema } from './page-query.js';
 
 export const MAX_RECOVERED_REQUESTS = 50;
@@ -49,6 +50,7 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationConte
           summary: "The user's analyse requests with uploads, analysis and candidate images (by request_ids, or the latest)",
           tags: ['history'],
           body: imageRequestsBody,
+          response: { data: z.array(imageRequestSchema) },
         },
       },
     },
@@ -68,6 +70,7 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationConte
           summary: 'Generated images, newest first (load more with ?cursor=next_cursor)',
           tags: ['history'],
           query: pageQuerySchema,
+          response: { data: generatedImagePageSchema },
         },
       },
     },
@@ -81,7 +84,11 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationConte
 
   app.get(
     '/user/generated-images/:id',
-    { config: { openapi: { summary: 'One generated image with every detail of spec §3', tags: ['history'] } } },
+    {
+      config: {
+        openapi: { summary: 'One generated image with every detail of spec §3', tags: ['history'], response: { data: imageDetailSchema } },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);
@@ -94,7 +101,16 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationConte
   // Idempotent by nature (it sets the text), so an outbox replay that arrives twice changes nothing more.
   app.put(
     '/user/generated-images/:id/moments',
-    { config: { openapi: { summary: 'Save the moments text of one generated image', tags: ['history'], body: momentsEdit } } },
+    {
+      config: {
+        openapi: {
+          summary: 'Save the moments text of one generated image',
+          tags: ['history'],
+          body: momentsEdit,
+          response: { data: imageDetailSchema },
+        },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);
@@ -112,7 +128,16 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: GenerationConte
 
   app.put(
     '/user/video-prompts/:id',
-    { config: { openapi: { summary: 'Edit one of the three video prompts of an image', tags: ['video'], body: promptEdit } } },
+    {
+      config: {
+        openapi: {
+          summary: 'Edit one of the three video prompts of an image',
+          tags: ['video'],
+          body: promptEdit,
+          response: { data: videoPromptSchema },
+        },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);

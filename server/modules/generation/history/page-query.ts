@@ -20,6 +20,17 @@ export interface Page<T> {
   has_more: boolean;
 }
 
+/** A page of `item` for the OpenAPI document, named `id`. */
+export function pageSchema<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({
+      items: z.array(item),
+      next_cursor: z.string().nullable().meta({ description: 'Pass as ?cursor= for the next page; null on the last page.' }),
+      has_more: z.boolean(),
+    })
+    .meta({ id });
+}
+
 /** The repository reads limit + 1 rows: the extra one only says there is more. */
 export function pageOf<R extends { id: number }, T>(rows: R[], page: Pick<PageQuery, 'limit'>, views: T[]): Page<T> {
   const hasMore = rows.length > page.limit;

@@ -12,6 +12,7 @@ import { idListField, idParams } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
 import { openEventStream, STATE_CHECK_MS } from '../event-stream.js';
 import type { GenerationContext } from '../generation-context.js';
+import { videoDetailSchema, videoGenerationPageSchema, videoGenerationSchema } from '../generation-views.js';
 import type { VideoGenerationRow } from '../store/generation-tables.js';
 import { engineProgressMessage } from '../engines/engine-progress.js';
 import { topics, type GenerationEvent } from '../job-topics.js';
@@ -35,6 +36,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
           summary: `Start video generations from generated images (one spec, or items: up to ${MAX_VIDEOS_PER_CALL}); all or none, replayed by Idempotency-Key`,
           tags: ['video'],
           body: createVideosSchema,
+          response: { status: 201, data: z.array(videoGenerationSchema) },
         },
       },
     },
@@ -63,6 +65,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
           summary: 'Video generations, newest first (load more with ?cursor=next_cursor)',
           tags: ['history'],
           query: pageQuerySchema,
+          response: { data: videoGenerationPageSchema },
         },
       },
     },
@@ -161,7 +164,11 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
 
   app.get(
     '/user/video-generations/:id',
-    { config: { openapi: { summary: 'One video generation with every detail of spec §3', tags: ['history'] } } },
+    {
+      config: {
+        openapi: { summary: 'One video generation with every detail of spec §3', tags: ['history'], response: { data: videoDetailSchema } },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);
@@ -173,7 +180,15 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
 
   app.post(
     '/user/video-generations/:id/retry',
-    { config: { openapi: { summary: 'A new video generation from the original parameters of this one', tags: ['video'] } } },
+    {
+      config: {
+        openapi: {
+          summary: 'A new video generation from the original parameters of this one',
+          tags: ['video'],
+          response: { status: 201, data: videoDetailSchema },
+        },
+      },
+    },
     async (request, reply) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);
@@ -185,7 +200,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
 
   app.post(
     '/user/video-generations/:id/cancel',
-    { config: { openapi: { summary: 'Cancel a running video generation', tags: ['video'] } } },
+    { config: { openapi: { summary: 'Cancel a running video generation', tags: ['video'], response: { data: videoDetailSchema } } } },
     async (request) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);

@@ -48,7 +48,8 @@ export const videoSpecSchema = z
   .refine((s) => !!s.prompt || s.video_prompt_id !== undefined, {
     message: 'prompt or video_prompt_id is required',
     path: ['prompt'],
-  });
+  })
+  .meta({ id: 'VideoSpec' });
 
 export type VideoSpec = z.infer<typeof videoSpecSchema>;
 

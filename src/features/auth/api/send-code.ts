@@ -1,15 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { http } from '../../../lib/api';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
 export interface SendCodePayload {
   phone: string;
   international_code: string;
 }
 
-export interface SendCodeReply {
-  expires_in: number;
-  resend_after: number;
-}
+export type SendCodeReply = ApiSchema<'CodeSent'>;
 
 /** POST /auth/send-code — the server texts a six-digit code. */
 export function sendCode(payload: SendCodePayload): Promise<SendCodeReply> {

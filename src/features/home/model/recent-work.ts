@@ -1,13 +1,12 @@
 // The home page's recent work: the newest generated images and videos together, newest first.
-export type RecentStatus = 'pending' | 'generating' | 'failed' | 'completed';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export interface RecentSource {
-  id: number;
-  status: RecentStatus;
+export type RecentStatus = ApiSchema<'GeneratedImage'>['status'];
+
+/** What the page reads of an item of either list (a video has no label). */
+export type RecentSource = Pick<ApiSchema<'VideoGeneration'>, 'id' | 'status' | 'thumbnail_url' | 'created_at'> & {
   label?: string | null;
-  thumbnail_url: string | null;
-  created_at: string;
-}
+};
 
 export interface RecentItem {
   kind: 'image' | 'video';

@@ -2,14 +2,10 @@
 // variant preview calls it once per Real-CUGAN variant; the batch queue has its own sender in the
 // worker. Defaults from spec §9: tile_mode 0, cache_mode 0, alpha 1.
 import { ApiError, loadRuntimeConfig, upload } from '../../../lib/api';
+import type { ApiSchema } from '../../../lib/api/api-types';
 import { getSession } from '../../../lib/session/session-store';
 
-export interface UpscaleSingleReply {
-  status: string;
-  url?: string;
-  filename?: string;
-  message?: string;
-}
+export type UpscaleSingleReply = ApiSchema<'UpscaleDone'>;
 
 export interface UpscaleCropRequest {
   image: Blob;

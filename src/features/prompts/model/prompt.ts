@@ -1,17 +1,11 @@
-// Prompt management's domain (spec §3, §5): three types, one prompt each, text of 1..1000 characters.
-export const PROMPT_TYPES = ['image', 'video', 'moments'] as const;
-export type PromptType = (typeof PROMPT_TYPES)[number];
-export const PROMPT_MAX_LENGTH = 1000;
+// Prompt management's domain (spec §3, §5): three types, one prompt each, text of 1..1000 characters
+// (the rules the server keeps too, in shared/), and a prompt as the server answers it.
+import { PROMPT_MAX_LENGTH, PROMPT_TYPES, type PromptType } from '../../../../shared/prompts/prompt-rules';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export interface Prompt {
-  id: number;
-  type: PromptType;
-  content: string;
-  created_at: string;
-  updated_at: string;
-  created_by: string;
-  updated_by: string;
-}
+export { PROMPT_MAX_LENGTH, PROMPT_TYPES, type PromptType };
+
+export type Prompt = ApiSchema<'Prompt'>;
 
 export type PromptAction = 'create' | 'update' | 'delete';
 

@@ -2,14 +2,18 @@
 // self-hosted engine's setup check found (ComfyUI: node types and model files it lacks).
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/api';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export const ENGINE_CAPABILITIES = ['analyse', 'images', 'prompts', 'video', 'enhance'] as const;
-export type EngineCapability = (typeof ENGINE_CAPABILITIES)[number];
-
-export interface GenerationEngines {
-  capabilities: Record<EngineCapability, { provider: string; local_preview: boolean } | null>;
-  checks: { provider: string; reachable: boolean; problems: string[]; checked_at: string }[];
-}
+export type GenerationEngines = ApiSchema<'GenerationEngines'>;
+export type EngineCapability = keyof GenerationEngines['capabilities'];
+/** The order the settings page lists them in. */
+export const ENGINE_CAPABILITIES: readonly EngineCapability[] = [
+  'analyse',
+  'images',
+  'prompts',
+  'video',
+  'enhance',
+];
 
 export function useGenerationEngines() {
   return useQuery({

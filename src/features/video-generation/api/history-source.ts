@@ -1,26 +1,16 @@
 // "Use these settings" from history (#/video-generation?from=<image|video>:<id>): the image's
 // detail (fabric form, prompt, description, uploads) and, for a video, its settings.
 import { http } from '../../../lib/api';
-import type { GeneratedImage, VideoPromptView } from '../model/generation-types';
+import type { ApiSchema } from '../../../lib/api/api-types';
+import type { GeneratedImage } from '../model/generation-types';
 
-export interface ImageDetail extends GeneratedImage {
-  user_prompt: string | null;
-  description: string | null;
-  fabric: Record<string, string>;
-  video_prompts?: VideoPromptView[];
-  uploaded_images: { model: { url: string; position: number }[]; pattern: { url: string; position: number }[] };
-}
+export type ImageDetail = GeneratedImage &
+  Pick<ApiSchema<'ImageDetail'>, 'user_prompt' | 'description' | 'fabric' | 'video_prompts' | 'uploaded_images'>;
 
-export interface VideoDetail {
-  id: number;
-  kind: 'standard' | 'first-last-frame';
-  source_image_id: number | null;
-  last_image_id: number | null;
-  aspect: string;
-  duration: number;
-  resolution: string;
-  camera: string[];
-}
+export type VideoDetail = Pick<
+  ApiSchema<'VideoDetail'>,
+  'id' | 'kind' | 'source_image_id' | 'last_image_id' | 'aspect' | 'duration' | 'resolution' | 'camera'
+>;
 
 export function fetchImageDetail(id: number, signal?: AbortSignal): Promise<ImageDetail> {
   return http.get<ImageDetail>('main', `/user/generated-images/${id}`, { signal });

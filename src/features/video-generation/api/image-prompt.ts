@@ -3,12 +3,10 @@
 // page offers its own default prompt.
 import { useQuery } from '@tanstack/react-query';
 import { http, isApiError } from '../../../lib/api';
+import type { ApiSchema } from '../../../lib/api/api-types';
 import { queryKeys } from '../../../lib/query/query-keys';
 
-interface PromptRow {
-  type: string;
-  content: string;
-}
+type PromptRow = Pick<ApiSchema<'Prompt'>, 'type' | 'content'>;
 
 export function useImagePrompts() {
   return useQuery({

@@ -3,21 +3,7 @@
 import { http } from '../../../lib/api';
 import { getEventStream } from '../../../lib/api/get-event-stream';
 import type { StreamOutcome } from '../../../lib/api';
-import type { VideoView } from '../model/generation-types';
-
-export interface VideoSpecBody {
-  image_id: number;
-  kind: 'standard' | 'first-last-frame';
-  last_image_id?: number;
-  video_prompt_id?: number;
-  prompt?: string;
-  camera: string[];
-  aspect: string;
-  duration: number;
-  resolution: string;
-  prompt_optimizer: boolean;
-  watermark: boolean;
-}
+import type { VideoSpecBody, VideoView } from '../model/generation-types';
 
 export function createVideos(items: VideoSpecBody[], signal?: AbortSignal): Promise<VideoView[]> {
   return http.post<VideoView[]>('main', '/user/video-generations', { items }, { signal });

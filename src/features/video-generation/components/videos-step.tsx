@@ -86,7 +86,7 @@ function VideoCard({ video, onRetry, onCancel }: { video: VideoView; onRetry: (i
           </button>
         </>
       ) : null}
-      {video.status === 'failed' || video.status === 'cancelled' ? (
+      {video.status === 'failed' ? (
         <div className="vg-error" role="alert">
           <p>{video.error?.message ?? t('videoGeneration.errors.video')}</p>
           <button type="button" className="btn btn--primary vg-touch" onClick={() => onRetry(video.id)} data-testid="video-retry">

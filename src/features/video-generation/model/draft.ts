@@ -1,5 +1,6 @@
 // The whole state of one run of the video workflow, as kept in IndexedDB: what the designer typed
 // and chose, and the ids of the work the server holds for it.
+import type { CameraMove } from '../../../../shared/generation/camera-moves';
 import { emptyFabricForm, type FabricForm } from './fabric-form';
 import type { GeneratedImage, VideoPromptView, VideoSettings, VideoView } from './generation-types';
 import type { ImageRole } from './image-limits';
@@ -16,7 +17,7 @@ export interface DraftPrompt {
   id: number;
   imageId: number;
   text: string;
-  camera: string[];
+  camera: CameraMove[];
   /** Edited here and not yet saved on the server. */
   dirty: boolean;
 }

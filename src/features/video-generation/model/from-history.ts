@@ -1,11 +1,12 @@
 // A new draft pre-filled from a history item: the fabric form (a text that equals a preset's label
 // in the current language becomes that preset, any other text "other" with those words), the
 // prompt and description, the source image as the one selected candidate, and a video's settings.
+import type { CameraMove } from '../../../../shared/generation/camera-moves';
 import { emptyDraft, type VideoDraft } from './draft';
 import { CHOICE_FIELDS, CHOICE_FIELD_NAMES, LONG_TEXT_FIELDS, OTHER, SHORT_TEXT_FIELDS, emptyFabricForm, type ChoiceField, type FabricForm } from './fabric-form';
 import { ASPECTS, DEFAULT_VIDEO_SETTINGS, RESOLUTIONS, type GeneratedImage, type VideoSettings } from './generation-types';
 
-export function formFromFabric(fabric: Record<string, string>, presetLabel: (field: ChoiceField, key: string) => string): FabricForm {
+export function formFromFabric(fabric: Partial<Record<string, string>>, presetLabel: (field: ChoiceField, key: string) => string): FabricForm {
   const form = emptyFabricForm();
   for (const field of [...SHORT_TEXT_FIELDS, ...LONG_TEXT_FIELDS]) {
     const value = fabric[field];
@@ -26,7 +27,7 @@ export function settingsFromVideo(video: {
   aspect: string;
   duration: number;
   resolution: string;
-  camera: string[];
+  camera: CameraMove[];
 }): VideoSettings {
   return {
     kind: video.kind === 'first-last-frame' && video.last_image_id !== null ? 'first-last-frame' : 'standard',
@@ -40,7 +41,7 @@ export function settingsFromVideo(video: {
 
 export function draftFromHistory(
   userKey: string,
-  source: { image: GeneratedImage; fabric: Record<string, string>; prompt: string | null; description: string | null },
+  source: { image: GeneratedImage; fabric: Partial<Record<string, string>>; prompt: string | null; description: string | null },
   presetLabel: (field: ChoiceField, key: string) => string,
   settings?: VideoSettings,
 ): VideoDraft {

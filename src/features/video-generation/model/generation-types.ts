@@ -1,89 +1,70 @@
-// The shapes the generation calls answer with (server/modules/generation/generation-views.ts),
-// as far as this page reads them.
-export interface GeneratedImage {
-  id: number;
-  request_id: number | null;
-  source: 'original' | 'regenerated';
-  status: string;
-  label: string | null;
-  prompt: string | null;
-  model: string | null;
-  provider: string | null;
-  moments_text: string | null;
-  url: string | null;
-  thumbnail_url: string | null;
-  width: number | null;
-  height: number | null;
-}
+// The generation calls' answers as far as this page reads them: picks of the server's schemas
+// (generated API types), so a renamed or retyped field fails here; the workflow's own settings.
+import type { ApiSchema } from '../../../lib/api/api-types';
+import type { CameraMove } from '../../../../shared/generation/camera-moves';
 
-export interface ImageRequestView {
-  id: number;
-  request_id: string;
-  status: 'pending' | 'generating' | 'completed' | 'failed';
-  analysis_text: string | null;
-  model: string | null;
-  provider: string | null;
-  error: { code: string; message: string } | null;
-  images: GeneratedImage[];
-  /** How the six candidates ended: made, refused, and why some are missing (null when none is). */
-  candidates?: { made: number; refused: number; total: number; message: string | null };
-}
+export type GeneratedImage = Pick<
+  ApiSchema<'GeneratedImage'>,
+  | 'id'
+  | 'request_id'
+  | 'source'
+  | 'status'
+  | 'label'
+  | 'prompt'
+  | 'model'
+  | 'provider'
+  | 'moments_text'
+  | 'url'
+  | 'thumbnail_url'
+  | 'width'
+  | 'height'
+>;
 
-export interface VideoPromptView {
-  id: number;
-  image_id: number;
-  position: number;
-  prompt: string;
-  camera: string[];
-}
+export type ImageRequestView = Pick<
+  ApiSchema<'ImageRequest'>,
+  'id' | 'request_id' | 'status' | 'analysis_text' | 'model' | 'provider' | 'error' | 'candidates'
+> & { images: GeneratedImage[] };
 
-export type VideoStatus = 'pending' | 'generating' | 'completed' | 'failed' | 'cancelled';
+export type VideoPromptView = Pick<
+  ApiSchema<'VideoPrompt'>,
+  'id' | 'image_id' | 'position' | 'prompt' | 'camera'
+>;
 
-export interface VideoView {
-  id: number;
-  kind: 'standard' | 'first-last-frame';
-  status: VideoStatus;
-  progress: number;
-  source_image_id: number | null;
-  video_prompt: string | null;
-  aspect: string;
-  duration: number;
-  resolution: string;
-  model: string | null;
-  provider: string | null;
-  url: string | null;
-  thumbnail_url: string | null;
-  error: { code: string; message: string } | null;
+type VideoGeneration = ApiSchema<'VideoGeneration'>;
+export type VideoStatus = VideoGeneration['status'];
+
+export type VideoView = Pick<
+  VideoGeneration,
+  | 'id'
+  | 'kind'
+  | 'status'
+  | 'progress'
+  | 'source_image_id'
+  | 'video_prompt'
+  | 'aspect'
+  | 'duration'
+  | 'resolution'
+  | 'model'
+  | 'provider'
+  | 'url'
+  | 'thumbnail_url'
+  | 'error'
+> & {
   /** Client side only: the last progress words of the events stream ("Sampling: step 12 of 20"). */
   progress_message?: string;
-}
+};
 
-export type Aspect = 'square' | 'vertical' | 'horizontal' | 'auto';
-export type VideoKind = 'standard' | 'first-last-frame';
-export type Resolution = '512P' | '768P' | '1080P';
+/** What one video of POST /user/video-generations asks for. */
+export type VideoSpecBody = ApiSchema<'VideoSpecInput'>;
+export type Aspect = NonNullable<VideoSpecBody['aspect']>;
+export type VideoKind = VideoGeneration['kind'];
+export type Resolution = NonNullable<VideoSpecBody['resolution']>;
 export type Duration = 6 | 10;
 
 export const ASPECTS: Aspect[] = ['auto', 'square', 'vertical', 'horizontal'];
 export const RESOLUTIONS: Resolution[] = ['512P', '768P', '1080P'];
 export const DURATIONS: Duration[] = [6, 10];
-export const MAX_CAMERA_MOVES = 3;
-export const CAMERA_MOVES = [
-  'Static shot',
-  'Push in',
-  'Pull out',
-  'Pan left',
-  'Pan right',
-  'Tilt up',
-  'Tilt down',
-  'Zoom in',
-  'Zoom out',
-  'Tracking shot',
-  'Truck left',
-  'Truck right',
-  'Pedestal up',
-  'Pedestal down',
-  'Shake',
-] as const;
+export { CAMERA_MOVES, MAX_CAMERA_MOVES } from '../../../../shared/generation/camera-moves';
 
 export interface VideoSettings {
   kind: VideoKind;
@@ -91,7 +72,7 @@ export interface VideoSettings {
   aspect: Aspect;
   duration: Duration;
   resolution: Resolution;
-  camera: string[];
+  camera: CameraMove[];
 }
 
 export const DEFAULT_VIDEO_SETTINGS: VideoSettings = {
@@ -108,6 +89,7 @@ export function isLocalPreview(item: { provider: string | null; model: string | 
   return item.provider === 'local' || /local preview/i.test(item.model ?? '');
 }
 
+/** A cancelled video ends as failed, its error's code `cancelled`. */
 export function isFinished(status: VideoStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
+  return status === 'completed' || status === 'failed';
 }

@@ -1,6 +1,6 @@
 // The body of POST /user/video-generations for the chosen prompts: each prompt with its image's
 // settings, sent in calls of at most VIDEOS_PER_CALL items.
-import type { VideoSpecBody } from '../api/video-generations';
+import type { VideoSpecBody } from './generation-types';
 import type { VideoDraft } from './draft';
 import { DEFAULT_VIDEO_SETTINGS, MAX_CAMERA_MOVES } from './generation-types';
 

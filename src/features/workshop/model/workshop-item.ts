@@ -1,80 +1,25 @@
-// The workshop's item as the third group answers it (server/modules/workshop/workshop-views.ts),
-// and the spec's four states (§4) plus the device-side states of an item not yet sent.
-export const WORKSHOP_TYPES = ['text', 'image', 'mixed'] as const;
-export type WorkshopType = (typeof WORKSHOP_TYPES)[number];
+// The workshop's item as the third group answers it (the server's schemas, through the generated
+// API types), and the spec's four states (§4) plus the device-side states of an item not yet sent.
+import {
+  ENHANCE_STYLES,
+  WORKSHOP_TYPES,
+  type EnhanceStyle,
+  type WorkshopType,
+} from '../../../../shared/workshop/workshop-options';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export const OUTPUT_STYLES = ['natural', 'creative', 'professional', 'artistic'] as const;
-export type OutputStyle = (typeof OUTPUT_STYLES)[number];
+export { WORKSHOP_TYPES, type WorkshopType };
+export const OUTPUT_STYLES = ENHANCE_STYLES;
+export type OutputStyle = EnhanceStyle;
 
-export type ServerStatus = 'pending' | 'processing' | 'completed' | 'error';
-
-export interface WorkshopConfig {
-  model?: string;
-  creativity: number;
-  precision: number;
-  style: OutputStyle;
-}
-
-export interface WorkshopFileLink {
-  file_id: string;
-  url: string;
-}
-
-/** One change the built-in text polish made. */
-export interface TextChange {
-  rule: string;
-  from: string;
-  to: string;
-}
-
+export type WorkshopItem = ApiSchema<'WorkshopItem'>;
+export type WorkshopResult = ApiSchema<'WorkshopResult'>;
+export type WorkshopConfig = ApiSchema<'WorkshopConfig'>;
+export type WorkshopModel = ApiSchema<'WorkshopModel'>;
+export type WorkshopPage = ApiSchema<'WorkshopItemPage'>;
 /** What the built-in text polish did: the spelling check (or that the language has no dictionary) and each change. */
-export interface TextChanges {
-  spelling: { checked: true; dictionary: string } | { checked: false; language: string };
-  changes: TextChange[];
-  unknown: string[];
-}
-
-export interface WorkshopResult {
-  text: string | null;
-  images: WorkshopFileLink[];
-  confidence: number | null;
-  model: string | null;
-  processing_ms: number | null;
-  /** Only from the built-in engine (absent in results saved before it listed its changes). */
-  text_changes?: TextChanges | null;
-}
-
-export interface WorkshopItem {
-  id: number;
-  type: WorkshopType;
-  status: ServerStatus;
-  text: string | null;
-  images: WorkshopFileLink[];
-  config: WorkshopConfig;
-  result: WorkshopResult | null;
-  provider: string | null;
-  local_preview: boolean;
-  error: { code: string; message: string } | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  updated_at: string;
-}
-
-export interface WorkshopModel {
-  id: string;
-  name: string;
-  local_preview: boolean;
-  default: boolean;
-  types: readonly string[];
-  styles: readonly string[];
-}
-
-export interface WorkshopPage {
-  items: WorkshopItem[];
-  next_cursor: string | null;
-  has_more: boolean;
-}
+export type TextChanges = ApiSchema<'TextChangeReport'>;
+export type ServerStatus = WorkshopItem['status'];
 
 /** Still running on the server: counts against the queue's concurrency, polled for its result. */
 export function isRunning(status: ServerStatus): boolean {
