@@ -268,9 +268,10 @@ for (const db of databaseKinds) {
       const r = runner({ concurrency: () => 2, leaseMs: 5000 });
       r.register(batch.h);
       r.register(watched.h);
-      r.start();
       // User 1 queues 150 slow videos: more than the oldest hundred due jobs, so user 2's lies past them.
+      // Queued before the runner starts, so the backlog is whole however long 150 inserts take.
       for (let refId = 1; refId <= 150; refId++) await r.enqueue({ kind: 'backlog-batch', refId, userId: user(1) });
+      r.start();
       await until(() => videos.started.length === 1);
       // User 2's analysis takes the slot batch work leaves free: no video had to end first.
       const id = await r.enqueue({ kind: 'backlog-watched', refId: 1, userId: user(2) });
