@@ -9,7 +9,7 @@ import { decimalField } from '../../http/strict-numbers.js';
 import { formBytes, readForm, type FormLimits } from '../../http/multipart-form.js';
 import type { UploadHold } from '../../http/upload-budget.js';
 import { validate } from '../../http/validate.js';
-import { checkText, languageOf, refuse } from '../generation/analysis/analyze-form.js';
+import { checkText, languageOf, refuse } from '../generation/form-fields.js';
 import { ENHANCE_STYLES } from './workshop-models.js';
 import { WORKSHOP_TYPES, type WorkshopType } from './workshop-table.js';
 import type { WorkshopConfig } from './workshop-config.js';

@@ -12,7 +12,7 @@ import { ok } from '../../../http/envelope.js';
 import { message } from '../../../http/messages.js';
 import { idField, integerField } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
-import { ASPECTS, languageOf, MAX_PROMPT_LENGTH } from './analyze-form.js';
+import { ASPECTS, languageOf, MAX_PROMPT_LENGTH } from '../form-fields.js';
 import { openEventStream } from '../event-stream.js';
 import { failureMessage, NO_FAILURE } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';

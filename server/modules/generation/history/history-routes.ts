@@ -9,7 +9,7 @@ import { localeFrom } from '../../../http/messages.js';
 import { idParams, integerField } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
 import { CAMERA_MOVES } from '../../../providers/capabilities.js';
-import { REQUEST_ID } from '../analysis/analyze-form.js';
+import { REQUEST_ID } from '../form-fields.js';
 import type { GenerationContext } from '../generation-context.js';
 import { generatedImagePageSchema, imageDetailSchema, imageRequestSchema, videoPromptSchema } from '../generation-views.js';
 import { pageOf, pageQuerySchema } from './page-query.js';

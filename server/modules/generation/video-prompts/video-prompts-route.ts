@@ -9,7 +9,7 @@ import { currentUser } from '../../../http/current-user.js';
 import { message } from '../../../http/messages.js';
 import { idListField } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
-import { fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from '../analysis/analyze-form.js';
+import { fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from '../form-fields.js';
 import { openEventStream } from '../event-stream.js';
 import { failureMessage } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';

@@ -10,7 +10,7 @@ import type { IdempotentResult } from '../../../http/idempotency-store.js';
 import type { Locale } from '../../../http/messages.js';
 import { idField, integerField } from '../../../http/strict-numbers.js';
 import { CAMERA_MOVES } from '../../../providers/capabilities.js';
-import { ASPECTS, MAX_PROMPT_LENGTH } from '../analysis/analyze-form.js';
+import { ASPECTS, MAX_PROMPT_LENGTH } from '../form-fields.js';
 import type { GenerationContext } from '../generation-context.js';
 import { createGenerationRepository, type GenerationRepository } from '../store/generation-repository.js';
 import { generationDb, type VideoGenerationRow, type VideoGenerationsTable } from '../store/generation-tables.js';
