@@ -29,7 +29,7 @@ describe.skipIf(problem !== null)('a PostgreSQL restart under a running server',
     // Several connections idle in the pool.
     await Promise.all(Array.from({ length: 4 }, () => db.kysely.selectFrom('users').select('id').execute()));
     await cluster.restart('fast');
-    // The closed connections report it (the 'error' that used to crash the process) ...
+    // The closed connections report it (an 'error' event, which crashes a process where nothing listens for it) ...
     await new Promise((r) => setTimeout(r, 200));
     // ... and are replaced: a query that happens to take a dead one may fail once, never the process.
     let answered = false;

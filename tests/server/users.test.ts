@@ -224,7 +224,7 @@ for (const db of databaseKinds) {
     });
 
     it('searches for %, _ and ! as plain characters', async () => {
-      // % and ! are no longer allowed in new names; accounts from before that rule still hold them.
+      // New names may not hold % or !; accounts made under the earlier rule keep theirs and still sign in.
       for (const account of ['rate_100%', 'rateX100Y', 'hey!you', 'heyyou']) await legacyAccount(account);
       const find = async (search: string) => {
         const r = await t.call<{ items: UserView[] }>(
