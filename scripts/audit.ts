@@ -8,13 +8,13 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.js';
 import { E2E_ADMIN, startServer } from '../tests/e2e/server-process.js';
+import { freePort } from '../tests/support/processes.js';
 import { SIGN_IN_JS_BUDGET_BYTES, signInRouteScripts } from './sign-in-budget.js';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -22,17 +22,6 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const TARGETS: Record<(typeof CATEGORIES)[number], number> = { performance: 95, accessibility: 100, 'best-practices': 100 };
 const SIGN_IN_LCP_MS = 2000;
 const TIMINGS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'interactive'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function waitForDevtools(port: number): Promise<void> {
   const deadline = Date.now() + 20_000;

@@ -33,6 +33,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino from 'pino';
 import sharp from 'sharp';
 import { atExit, killNow } from '../tests/cluster/cleanup.js';
+import { designImages } from './bench-images.js';
+import { readEventStream } from './read-event-stream.js';
 import { clusterProblem, startCluster, type Cluster, type Companion } from '../tests/cluster/index.js';
 import { openDatabase, type Db } from '../server/db/database.js';
 import { migrateToLatest } from '../server/db/migrate.js';
@@ -297,31 +299,6 @@ async function signIn(base: string, account: string, password: string): Promise<
   ).token;
 }
 
-/** Reads an event stream, stamping each `data:` event as it arrives; resolves when it ends. */
-async function readStream(
-  res: Response,
-  onEvent: (event: Record<string, unknown>, at: number) => void,
-): Promise<void> {
-  if (!res.ok || !res.body) throw new Error(`event stream: ${res.status} ${await res.text()}`);
-  const decoder = new TextDecoder();
-  let buffered = '';
-  for await (const chunk of res.body) {
-    const at = now();
-    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-    let end: number;
-    while ((end = buffered.indexOf('\n\n')) >= 0) {
-      const block = buffered.slice(0, end);
-      buffered = buffered.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((l) => l.startsWith('data: '))
-        .map((l) => l.slice(6))
-        .join('\n');
-      if (data) onEvent(JSON.parse(data) as Record<string, unknown>, at);
-    }
-  }
-}
-
 async function waitForLog(c: Companion, pattern: RegExp, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -376,29 +353,6 @@ function pair<R>(
   return delays;
 }
 
-async function sampleImages(): Promise<{ model: Buffer; pattern: Buffer }> {
-  const model = await sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="384" height="576"><rect width="384" height="576" fill="#e8e2d8"/>` +
-        `<ellipse cx="192" cy="110" rx="52" ry="68" fill="#c89f84"/><path d="M110 200 L274 200 L320 560 L64 560 Z" fill="#6b7fa8"/></svg>`,
-    ),
-  )
-    .png()
-    .toBuffer();
-  const stripes = Array.from(
-    { length: 16 },
-    (_, i) => `<rect x="${i * 16}" width="8" height="256" fill="#${i % 2 ? 'b03a48' : '2e86ab'}"/>`,
-  ).join('');
-  const pattern = await sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#f4f1de"/>${stripes}</svg>`,
-    ),
-  )
-    .png()
-    .toBuffer();
-  return { model, pattern };
-}
-
 async function progressDelay(cluster: Cluster, token: string): Promise<void> {
   console.log('\n## 2. Progress: worker NOTIFY → event stream (SSE over HTTP) on an API replica');
   const notifyLog = path.join(cluster.dir, 'notify-stamps.jsonl');
@@ -416,7 +370,7 @@ async function progressDelay(cluster: Cluster, token: string): Promise<void> {
     if (!(await waitForLog(worker, /worker is running/i, 90_000)))
       throw new Error('the worker did not start within 90 s');
     const [r1, r2] = cluster.replicas() as [Companion, Companion];
-    const images = await sampleImages();
+    const images = await designImages(384);
     const textDelays: number[] = [];
     const videoDelays: number[] = [];
     const counts = { texts: 0, progress: 0 };
@@ -447,7 +401,7 @@ async function progressDelay(cluster: Cluster, token: string): Promise<void> {
         body: form,
         signal: AbortSignal.timeout(180_000),
       });
-      await readStream(res, (event, at) => {
+      await readEventStream(res, (event, at) => {
         if (event.type === 'streaming' && typeof event.content === 'string')
           texts.push({ at, value: event.content });
         if (event.type === 'complete') {
@@ -483,7 +437,7 @@ async function progressDelay(cluster: Cluster, token: string): Promise<void> {
         headers: { authorization: `Bearer ${token}`, 'accept-language': 'en-US' },
         signal: AbortSignal.timeout(240_000),
       });
-      await readStream(stream, (event, at) => {
+      await readEventStream(stream, (event, at) => {
         if (
           event.type === 'progress' &&
           typeof event.progress === 'number' &&

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import sharp from 'sharp';
 import { chromiumArgs } from '../playwright.config.js';
+import { fabricLike, photoLike } from './bench-images.js';
 import { startServer } from '../tests/e2e/server-process.js';
 import {
   apiToken,
@@ -100,43 +101,6 @@ async function measured<T>(
   }
 }
 const PORT = Number(process.env.BENCH_DEVICE_PORT ?? 8184);
-
-function photoLike(w: number, h: number): Promise<Buffer> {
-  const px = Buffer.alloc(w * h * 3);
-  let s = 42;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const blob = Math.hypot(x - w * 0.4, y - h * 0.5) < h * 0.3 ? 60 : 0;
-      for (let c = 0; c < 3; c++) {
-        s = (s * 1103515245 + 12345) >>> 0;
-        const v =
-          70 + (x / w) * 90 + (y / h) * 40 * (c + 1) + blob * (c === 1 ? -1 : 1) + ((s >>> 16) % 25) - 12;
-        px[(y * w + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(v)));
-      }
-    }
-  return sharp(px, { raw: { width: w, height: h, channels: 3 } })
-    .blur(0.8)
-    .png()
-    .toBuffer();
-}
-
-function fabricLike(w: number, h: number): Promise<Buffer> {
-  const px = Buffer.alloc(w * h * 3);
-  let s = 7;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const warp = ((x + y) >> 2) % 2 === 0;
-      const stripe = Math.floor(x / 48) % 3;
-      s = (s * 1103515245 + 12345) >>> 0;
-      const yarn = ((s >>> 16) % 31) - 15 + 12 * Math.sin(y * 0.9 + (x >> 3));
-      const base = warp ? [150, 60 + stripe * 40, 70] : [40, 70, 120 + stripe * 30];
-      for (let c = 0; c < 3; c++)
-        px[(y * w + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(base[c]! + yarn)));
-    }
-  return sharp(px, { raw: { width: w, height: h, channels: 3 } })
-    .png()
-    .toBuffer();
-}
 
 async function main(): Promise<void> {
   const server = await startServer(PORT, {

@@ -7,20 +7,18 @@
 //   node --import tsx scripts/bench-generation/cancel-storm.ts [--root <checkout>] [--skip-one-by-one]
 //
 // --root runs the server of another checkout (e.g. an export of an older commit) to compare.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { REPO_ROOT, startLoopbackCompanion, type LoopbackCompanion } from '../../tests/support/processes.js';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const root = path.resolve(option('--root') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..'));
+const root = path.resolve(option('--root') ?? REPO_ROOT);
 const oneByOne = !args.includes('--skip-one-by-one');
 /** How long rows may take to settle after the last cancel before the rest count as stranded. */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 15_000);
@@ -37,27 +35,12 @@ interface Video {
   error: { code: string } | null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
-  const port = await freePort();
+async function startServer(): Promise<LoopbackCompanion & { dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-cancel-storm-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
+  const server = await startLoopbackCompanion({
+    root,
+    quiet: true,
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       STATIC_DIR: path.join(dataDir, 'no-pwa'),
       ADMIN_ACCOUNT: ADMIN.account,
@@ -65,26 +48,15 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; dataDi
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    readyTimeoutMs: 90_000,
   });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/config.json`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('the server did not start within 90 s');
-    await sleep(200);
-  }
-  return { url, child, dataDir };
+  return { ...server, dataDir };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const { url, child, dataDir } = await startServer();
+const server = await startServer();
+const { url, dataDir } = server;
 
 async function call<T>(method: string, route: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: Envelope<T> }> {
   const res = await fetch(`${url}${route}`, {
@@ -235,14 +207,6 @@ try {
     );
   }
 } finally {
-  await new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
+  await server.stop(10_000);
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -6,15 +6,13 @@
 // Target: under the backlog, B's first event from its job within 5 s, and the whole analysis
 // within twice its idle time. Each analysis is timed BENCH_REPEAT times (default 3); the medians
 // are compared (the machine may be shared).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { designImages } from '../bench-images.js';
+import { readEventStream } from '../read-event-stream.js';
+import { startLoopbackCompanion, type LoopbackCompanion } from '../../tests/support/processes.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ADMIN = { account: 'bench-admin', password: 'bench-password' };
 const VIDEOS = 100;
 const PER_CALL = 10;
@@ -22,29 +20,12 @@ const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 3));
 /** An analysis still running after this long is given up (reported as timed out). */
 const ANALYSIS_TIMEOUT_MS = Number(process.env.BENCH_ANALYSIS_TIMEOUT_S ?? 600) * 1000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function startServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
+function startServer(dataDir: string): Promise<LoopbackCompanion> {
+  return startLoopbackCompanion({
     // Only what the server needs: no provider keys, so the built-in engine does every job.
+    inheritEnv: false,
+    quiet: true,
     env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       STATIC_DIR: path.join(dataDir, 'no-pwa'),
       ADMIN_ACCOUNT: ADMIN.account,
@@ -55,31 +36,6 @@ async function startServer(dataDir: string): Promise<{ url: string; child: Child
       // Room for the whole backlog of the probe (the default cap, 50, would refuse half of it).
       JOB_MAX_WAITING_PER_USER: String(VIDEOS),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/config.json`)).ok) return { url, child };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
   });
 }
 
@@ -102,29 +58,6 @@ async function call<T>(url: string, method: string, token: string | undefined, b
   const json = (await res.json()) as Envelope<T>;
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${json.message}`);
   return json.data;
-}
-
-async function makeImages(): Promise<{ model: Buffer; pattern: Buffer }> {
-  const model = await sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="768"><rect width="512" height="768" fill="#e8e2d8"/>` +
-        `<ellipse cx="256" cy="150" rx="70" ry="90" fill="#c89f84"/><path d="M150 260 L362 260 L420 740 L92 740 Z" fill="#6b7fa8"/></svg>`,
-    ),
-  )
-    .png()
-    .toBuffer();
-  const stripes = Array.from(
-    { length: 16 },
-    (_, i) => `<rect x="${i * 16}" width="8" height="256" fill="#${i % 2 ? 'b03a48' : '2e86ab'}"/>`,
-  ).join('');
-  const pattern = await sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#f4f1de"/>${stripes}</svg>`,
-    ),
-  )
-    .png()
-    .toBuffer();
-  return { model, pattern };
 }
 
 interface AnalysisTiming {
@@ -168,51 +101,33 @@ async function analyse(
     outcome: 'unfinished',
     images: [],
   };
-  const decoder = new TextDecoder();
-  let buffered = '';
   try {
-    await read();
+    await readEventStream(res, (data, arrivedAt) => {
+      const event = data as {
+        type: string;
+        progress?: number;
+        data?: { images?: { id: number; status: string }[] };
+      };
+      const at = arrivedAt - performance.timeOrigin - started;
+      if (Number.isNaN(timing.connectedMs)) timing.connectedMs = at;
+      const fromJob =
+        event.type === 'streaming' ||
+        event.type === 'complete' ||
+        event.type === 'error' ||
+        (event.progress ?? 0) > 2;
+      if (fromJob && Number.isNaN(timing.firstJobEventMs)) timing.firstJobEventMs = at;
+      if (event.type === 'complete' || event.type === 'error') {
+        timing.totalMs = at;
+        timing.outcome = event.type;
+        timing.images = event.data?.images ?? [];
+      }
+    });
   } catch (error) {
     if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
     timing.outcome = `timed out after ${s(ANALYSIS_TIMEOUT_MS)}`;
     timing.totalMs = ANALYSIS_TIMEOUT_MS;
   }
   return timing;
-
-  async function read(): Promise<void> {
-    for await (const chunk of res.body!) {
-      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffered.indexOf('\n\n')) >= 0) {
-        const block = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const data = block
-          .split('\n')
-          .filter((l) => l.startsWith('data: '))
-          .map((l) => l.slice(6))
-          .join('\n');
-        if (!data) continue;
-        const event = JSON.parse(data) as {
-          type: string;
-          progress?: number;
-          data?: { images?: { id: number; status: string }[] };
-        };
-        const at = performance.now() - started;
-        if (Number.isNaN(timing.connectedMs)) timing.connectedMs = at;
-        const fromJob =
-          event.type === 'streaming' ||
-          event.type === 'complete' ||
-          event.type === 'error' ||
-          (event.progress ?? 0) > 2;
-        if (fromJob && Number.isNaN(timing.firstJobEventMs)) timing.firstJobEventMs = at;
-        if (event.type === 'complete' || event.type === 'error') {
-          timing.totalMs = at;
-          timing.outcome = event.type;
-          timing.images = event.data?.images ?? [];
-        }
-      }
-    }
-  }
 }
 
 async function completedVideos(url: string, token: string): Promise<{ completed: number; total: number }> {
@@ -238,7 +153,7 @@ const line = (label: string, t: AnalysisTiming) =>
   `${label}: first job event ${s(t.firstJobEventMs)} (stream opened ${s(t.connectedMs)}), complete ${s(t.totalMs)} (${t.outcome}, ${t.images.filter((i) => i.status === 'completed').length} candidates)`;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-bench-fairness-'));
-let server: { url: string; child: ChildProcess } | undefined;
+let server: LoopbackCompanion | undefined;
 try {
   server = await startServer(dataDir);
   const { url } = server;
@@ -260,7 +175,7 @@ try {
     );
   }
   const [a, b] = users as [string, string];
-  const images = await makeImages();
+  const images = await designImages(512);
 
   // User A's images to make videos from (this also warms the engine up).
   const seed = await analyse(url, a, 'bench-seed', images);
@@ -308,6 +223,6 @@ try {
       `complete within 2x idle: ${ratio <= 2 ? 'met' : 'missed'}`,
   );
 } finally {
-  if (server) await stopServer(server.child);
+  if (server) await server.stop(20_000);
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,38 +1,23 @@
-// A sliver of an image sent as a model image to the analysis call: a 1x40000 PNG (under 1 kB) once
-// took the server to 17.6 GB and a 1x4000 one to 1.86 GB and 102 s, because a cover resize scaled
-// the 1 px side up first. Both are now refused from the header. This starts its own companion
-// server (a child process on a free loopback port, temp data folder, SQLite, the built-in engine),
-// signs in, posts each image and prints the HTTP status, the time to the whole answer and the
-// server's peak RSS (VmHWM from /proc); then the same for an 8x256 image, the thinnest accepted,
-// whose analysis and candidates run in full. Asserts nothing; exits by itself.
+// A sliver of an image sent as a model image to the analysis call: a 1x40000 PNG (under 1 kB) and
+// a 1x4000 one, which a cover resize scaling the 1 px side up first would blow up to gigabytes; the
+// server refuses both from the header. This starts its own companion server (a child process on a
+// free loopback port, temp data folder, SQLite, the built-in engine), signs in, posts each image
+// and prints the HTTP status, the time to the whole answer and the server's peak RSS (VmHWM from
+// /proc); then the same for an 8x256 image, the thinnest accepted, whose analysis and candidates
+// run in full. Asserts nothing; exits by itself.
 //
 // A guard stops the server if its RSS passes BENCH_MAX_RSS_MB (default 3072), so a regression
 // reports itself instead of taking the machine's memory.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { exitReason, freePort, killGroup, spawnCompanion, waitForHttp } from '../../tests/support/processes.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = { account: 'bench-admin', password: 'bench-thin-image-pass' };
 const MAX_RSS_MB = Number(process.env.BENCH_MAX_RSS_MB ?? 3072);
-/** How long one call may take before it is given up (the unfixed 1x40000 case ran 600 s). */
+/** How long one call may take before it is given up (a 1x40000 image that is not refused runs for minutes). */
 const CALL_TIMEOUT_MS = Number(process.env.BENCH_CALL_TIMEOUT_S ?? 120) * 1000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
 function memoryOf(pid: number): { rss: number; peak: number } {
@@ -46,10 +31,9 @@ const mb = (v: number) => `${v.toFixed(0)} MB`;
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-bench-thin-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
+  const child = spawnCompanion({
+    quiet: true,
     env: {
-      ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -59,7 +43,6 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       STATIC_DIR: path.join(dataDir, 'no-pwa'),
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const pid = child.pid!;
   let guardTripped = false;
@@ -75,14 +58,7 @@ async function main(): Promise<void> {
   }, 100);
   const url = `http://127.0.0.1:${port}`;
   try {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      const up = await fetch(`${url}/config.json`).then((r) => r.ok, () => false);
-      if (up) break;
-      if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitForHttp(`${url}/config.json`, { what: 'the server', exited: () => exitReason(child) });
     const login = await fetch(`${url}/api/auth/login-password`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -137,12 +113,7 @@ async function main(): Promise<void> {
     }
   } finally {
     clearInterval(guard);
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await killGroup(child, 'SIGTERM', 10_000);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

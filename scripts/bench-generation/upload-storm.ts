@@ -5,31 +5,17 @@
 // it) and after, and the answers' status codes. Asserts nothing; exits by itself.
 // STORM_REQUESTS, STORM_FILES and STORM_FILE_MB change the storm; GENERATION_MAX_INFLIGHT_BYTES
 // and UPLOAD_LIMIT_BYTES are passed on to the server.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { startLoopbackCompanion } from '../../tests/support/processes.js';
 
 const REQUESTS = Number(process.env.STORM_REQUESTS ?? 8);
 const FILES = Number(process.env.STORM_FILES ?? 12);
 const FILE_BYTES = Math.round(Number(process.env.STORM_FILE_MB ?? 9.5) * 1_000_000);
 const ADMIN = { account: 'storm-admin', password: 'storm-admin-pass' };
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A /proc/<pid>/status line in MB. */
 function procMb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
@@ -106,18 +92,13 @@ function send(port: number, token: string, form: { payload: Buffer; contentType:
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-storm-'));
-const port = await freePort();
 const passOn = Object.fromEntries(
   ['GENERATION_MAX_INFLIGHT_BYTES', 'UPLOAD_LIMIT_BYTES'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]),
 );
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  cwd: root,
+const server = await startLoopbackCompanion({
   // No provider keys: the built-in engine serves, as on a fresh laptop.
+  inheritEnv: false,
   env: {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PORT: String(port),
-    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'no-pwa'),
     ADMIN_ACCOUNT: ADMIN.account,
@@ -125,25 +106,14 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     LOG_LEVEL: 'error',
     ...passOn,
   },
-  stdio: ['ignore', 'inherit', 'inherit'],
+}).catch((error: unknown) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  throw error;
 });
-const stop = () =>
-  new Promise<void>((resolve) => {
-    if (server.exitCode !== null) return resolve();
-    server.once('exit', () => resolve());
-    server.kill('SIGTERM');
-  });
+const { port } = server;
 
 try {
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    const up = await fetch(`${base}/config.json`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('server did not start within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const base = server.url;
   const admin = await call<{ token: string }>(`${base}/api/auth/login-password`, ADMIN);
   const general = { account: 'storm-designer', password: 'storm-pass-123' };
   const created = await call(`${base}/api/users/`, { ...general, user_level: 'GENERAL' }, admin.data.token);
@@ -151,7 +121,7 @@ try {
   const { data } = await call<{ token: string }>(`${base}/api/auth/login-password`, general);
 
   const form = await stormForm();
-  const pid = server.pid!;
+  const pid = server.child.pid!;
   await new Promise((r) => setTimeout(r, 1000));
   const before = procMb(pid, 'VmRSS');
   // Peak RSS from here on: writing 5 to clear_refs resets VmHWM to the current RSS.
@@ -183,6 +153,6 @@ try {
   console.log(`answers in ${(stormMs / 1000).toFixed(1)} s: ${[...codes].map(([k, n]) => `${n} × ${k}`).join(', ')}`);
   console.log(`answer times (ms): ${answers.map((a) => a.ms.toFixed(0)).join(', ')}`);
 } finally {
-  await stop();
+  await server.stop(20_000);
   rmSync(dataDir, { recursive: true, force: true });
 }

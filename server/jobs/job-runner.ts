@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExpressionBuilder } from 'kysely';
 import { ProviderError } from '../providers/capabilities.js';
-import { DEFAULT_BACKOFF, retryDelayMs, type BackoffOptions } from './backoff.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import {
   DEFAULT_FAIR_SHARE,
   pickNext,
@@ -24,7 +24,9 @@ import type { Database } from '../db/schema.js';
 import type { CancelOutcome, EnqueueRequest, JobQueue, ProgressListener } from './job-queue.js';
 import type { JobDb, JobRow, JobTables } from './job-table.js';
 import { heldByEarlierRun, newLeaseOwner, ownersOf, markLeaseOwnerLive } from './lease-owner.js';
+import { announceRetry, runUntilStopped, serialWake, type RunEnd } from './handler-run.js';
 import { ProgressBus } from './progress-bus.js';
+import { decideAfterFailure } from './retry-decision.js';
 
 export interface JobRunnerOptions {
   db: JobDb;
@@ -85,9 +87,12 @@ export class JobRunner implements JobQueue {
   private served = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private ticking = false;
-  private tickAgain = false;
   private reclaimed = false;
+  private readonly wake = serialWake(
+    () => this.tick(),
+    () => this.running,
+    (error) => this.o.log.warn({ err: error }, 'job runner could not read the jobs table'),
+  );
 
   constructor(private readonly o: JobRunnerOptions) {
     this.owner = newLeaseOwner(o.installation);
@@ -249,24 +254,6 @@ export class JobRunner implements JobQueue {
       .executeTakeFirst();
   }
 
-  private wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    this.ticking = true;
-    void this.tick()
-      .catch((error: unknown) => this.o.log.warn({ err: error }, 'job runner could not read the jobs table'))
-      .finally(() => {
-        this.ticking = false;
-        if (this.tickAgain) {
-          this.tickAgain = false;
-          this.wake();
-        }
-      });
-  }
-
   private async tick(): Promise<void> {
     if (!this.reclaimed) {
       await this.reclaimEarlierRun();
@@ -384,31 +371,19 @@ export class JobRunner implements JobQueue {
     const controller = new AbortController();
     this.lanes.set(lane, (this.lanes.get(lane) ?? 0) + 1);
     const publish: JobContext['publish'] = (topic, event) => this.bus.publish(topic, event);
-    const timeout = setTimeout(() => controller.abort('timeout' satisfies StopReason), this.runLimit(handler));
     const heartbeat = setInterval(
       () => void this.heartbeat(job.id, controller),
       Math.max(50, Math.min(this.o.leaseMs / 3, 5000)),
     );
-    const aborted = new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve()));
     const done = (async () => {
-      let error: unknown;
-      let ok = false;
+      const end = await runUntilStopped<StopReason>(
+        (signal) => handler.run({ job, signal, attempt: job.attempts, publish }),
+        controller,
+        this.runLimit(handler),
+      );
+      clearInterval(heartbeat);
       try {
-        // A handler that does not honour its signal is left behind: the job is settled regardless.
-        await Promise.race([
-          handler.run({ job, signal: controller.signal, attempt: job.attempts, publish }),
-          aborted,
-        ]);
-        ok = !controller.signal.aborted;
-      } catch (e) {
-        error = e;
-      } finally {
-        clearTimeout(timeout);
-        clearInterval(heartbeat);
-      }
-      const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
-      try {
-        await this.settle(job, handler, ok, reason, error, publish);
+        await this.settle(job, handler, end, publish);
       } catch (e) {
         this.o.log.error({ err: e, jobId: job.id }, 'could not record the end of a job');
       }
@@ -423,9 +398,7 @@ export class JobRunner implements JobQueue {
   private async settle(
     job: JobRow,
     handler: JobHandler,
-    ok: boolean,
-    reason: StopReason | undefined,
-    error: unknown,
+    { ok, reason, error }: RunEnd<StopReason>,
     publish: JobContext['publish'],
   ): Promise<void> {
     const now = this.o.now();
@@ -453,28 +426,26 @@ export class JobRunner implements JobQueue {
       if (Number(r.numUpdatedRows) === 1) await handler.fail(job, new ProviderError('cancelled', 'cancelled'), 'cancelled', publish);
       return;
     }
-    const failure =
-      reason === 'timeout'
-        ? new ProviderError('timeout', `no answer within ${this.runLimit(handler)} ms`)
-        : error;
-    const text = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
-    if (failure instanceof ProviderError && failure.retryable) {
-      const wait = retryDelayMs(job.attempts, failure.retryAfterMs, this.o.backoff);
-      const nextRun = new Date(now.getTime() + wait);
-      if (nextRun.toISOString() <= job.deadline_at) {
-        const r = await mine()
-          .set({ ...free, status: 'queued', next_run_at: iso(nextRun), last_error: text })
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 1) {
-          this.o.log.info({ jobId: job.id, kind: job.kind, waitMs: wait, err: text }, 'job will be retried');
-          await handler.retrying?.(job, failure, wait, publish);
-          // The poll would find it too; a timer makes a short wait exact.
-          setTimeout(() => this.wake(), wait + 5).unref();
-        }
-        return;
+    const decision = decideAfterFailure({
+      error,
+      timedOut: reason === 'timeout',
+      runLimitMs: this.runLimit(handler),
+      attempts: job.attempts,
+      deadline: job.deadline_at,
+      now,
+      backoff: this.o.backoff,
+    });
+    const { failure, text } = decision;
+    if (decision.action === 'retry') {
+      const r = await mine()
+        .set({ ...free, status: 'queued', next_run_at: iso(decision.nextRunAt), last_error: text })
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 1) {
+        await announceRetry({ log: this.o.log, handler, publish, wake: this.wake }, { id: job.id, row: job }, decision);
       }
+      return;
     }
-    if (!(failure instanceof ProviderError)) this.o.log.error({ err: failure, jobId: job.id, kind: job.kind }, 'job failed');
+    if (decision.unexpected) this.o.log.error({ err: failure, jobId: job.id, kind: job.kind }, 'job failed');
     const r = await mine()
       .set({ ...free, status: 'failed', finished_at: iso(now), last_error: text })
       .executeTakeFirst();

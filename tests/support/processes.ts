@@ -30,16 +30,29 @@ export interface CompanionSpawnOptions {
   detached?: boolean;
   /** A file for its stdout and stderr; without it they go to the caller's. */
   logFile?: string;
+  /** Without a log file: its stdout is dropped (a benchmark's own figures stay readable); stderr still shows. */
+  quiet?: boolean;
+  /**
+   * false: of process.env only PATH and HOME are passed on, so no provider key or setting of the
+   * caller's shell reaches it (the built-in engine does every job). Default true.
+   */
+  inheritEnv?: boolean;
+  /** Another checkout to run the server of (comparing with an older commit); default this repository. */
+  root?: string;
 }
 
 /** Starts `node --import tsx server/main.ts` from the repository; does not wait for it to listen. */
 export function spawnCompanion(o: CompanionSpawnOptions): ChildProcess {
   const log = o.logFile ? openSync(o.logFile, 'a') : undefined;
+  const inherited =
+    o.inheritEnv === false
+      ? Object.fromEntries(['PATH', 'HOME'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]))
+      : process.env;
   try {
     return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...o.env },
-      stdio: log === undefined ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log],
+      cwd: o.root ?? REPO_ROOT,
+      env: { ...inherited, ...o.env },
+      stdio: log === undefined ? ['ignore', o.quiet ? 'ignore' : 'inherit', 'inherit'] : ['ignore', log, log],
       detached: o.detached ?? false,
     });
   } finally {
@@ -71,6 +84,31 @@ export async function waitForHttp(
     if (Date.now() > deadline) throw new Error(`${o.what ?? url} did not answer within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export interface LoopbackCompanion {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** SIGTERM, SIGKILL after `graceMs` (default 10 s); resolves once it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a companion server on a free loopback port (PORT and HOST are set here) and waits until
+ * it serves /config.json; a server that exits meanwhile fails the start with its reason.
+ */
+export async function startLoopbackCompanion(o: CompanionSpawnOptions & { readyTimeoutMs?: number }): Promise<LoopbackCompanion> {
+  const port = await freePort();
+  const child = spawnCompanion({ ...o, env: { ...o.env, PORT: String(port), HOST: '127.0.0.1' } });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/config.json`, { what: 'the server', exited: () => exitReason(child), timeoutMs: o.readyTimeoutMs });
+  } catch (error) {
+    await killGroup(child);
+    throw error;
+  }
+  return { url, port, child, stop: (graceMs = 10_000) => killGroup(child, 'SIGTERM', graceMs) };
 }
 
 /** Why a child is no longer running, or null while it runs. */

@@ -1,43 +1,39 @@
 // Team mode's job engine for one process: a small pool of its own, pg-boss 10 on it (schema
 // PGBOSS_SCHEMA), the listener connection, the progress bus across processes and the queue.
 // API replicas start it without workers; workers with them.
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
-import type { Database } from '../../db/schema.js';
-import type { BackoffOptions } from '../backoff.js';
 import type { JobHandler } from '../job-handler.js';
 import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
 import { PgListener } from '../pg-listener.js';
 import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
 import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
-import { PgBossQueue } from './pgboss-queue.js';
+import { PgBossQueue, type PgBossQueueOptions } from './pgboss-queue.js';
 
-export interface TeamEngineOptions {
+/** The queue's settings (pgboss-queue.ts), the engine's defaults for the optional ones, and its connection. */
+export interface TeamEngineOptions
+  extends Pick<
+      PgBossQueueOptions,
+      | 'appDb'
+      | 'log'
+      | 'now'
+      | 'runsJobs'
+      | 'concurrency'
+      | 'pollMs'
+      | 'budgetMs'
+      | 'backoff'
+      | 'maxRunMs'
+      | 'heartbeatMs'
+      | 'sweepMs'
+      | 'workerStaleMs'
+    >,
+    Partial<Pick<PgBossQueueOptions, 'expireGraceSeconds' | 'stallRetryLimit' | 'maxWaitingPerUser'>> {
   url: string;
   /** pg-boss's schema (and the namespace of the notification channels). */
   schema: string;
-  appDb: Kysely<Database>;
-  log: FastifyBaseLogger;
-  now: () => Date;
-  runsJobs: boolean;
-  concurrency: (lane: string) => number;
-  pollMs: number;
-  budgetMs: number;
-  backoff: BackoffOptions;
-  maxRunMs?: number;
   /** How often pg-boss looks for expired jobs (a dead worker's job is run again after expiry + this). */
   maintenanceIntervalSeconds?: number;
-  expireGraceSeconds?: number;
-  stallRetryLimit?: number;
-  maxWaitingPerUser?: number;
   poolSize?: number;
-  /** The heartbeat of a process that runs jobs, and how often every process sweeps for dead workers. */
-  heartbeatMs?: number;
-  sweepMs?: number;
-  /** A worker whose heartbeat is older than this has its active jobs run elsewhere (default 30 s). */
-  workerStaleMs?: number;
 }
 
 export class TeamJobEngine {

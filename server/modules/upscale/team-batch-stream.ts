@@ -1,21 +1,15 @@
-// POST /upscale/batch in team mode: the same text/event-stream as batch-stream.ts (queued for
-// every item, progress, a result or an error per item, then complete), but every admitted image is
-// queued at once as its own job (one transaction for the batch), so the team's workers share it;
-// pg-boss's priorities (fair-priority.ts) keep batch images behind single upscales and take users
-// in turn, so one user's 30 images do not starve another's one. Results arrive as workers finish
-// them (each event names its index). A client that disconnects cancels what is left.
+// POST /upscale/batch in team mode: the events are batch-event-stream.ts's, but every admitted
+// image is queued at once as its own job (one transaction for the batch), so the team's workers
+// share it; pg-boss's priorities (fair-priority.ts) keep batch images behind single upscales and
+// take users in turn, so one user's 30 images do not starve another's one. Results arrive as
+// workers finish them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { startEventStreamReply } from '../../http/event-stream-reply.js';
-import type { BatchEvent } from './batch-stream.js';
-import { abortOnDisconnect } from './client-abort.js';
+import { streamBatchEvents } from './batch-event-stream.js';
 import { admitImage } from './image-admission.js';
 import type { TeamUpscales } from './team-upscale.js';
-import { errorBody, toUpscaleHttpError, UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
-import { upscaleMessage } from './upscale-messages.js';
+import { fileTooLarge, type ErrorContext } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';
 import type { UploadedFile } from './upscale-upload.js';
-
-const HEARTBEAT_MS = 15_000;
 
 export interface TeamBatchInput {
   team: TeamUpscales;
@@ -30,35 +24,18 @@ export interface TeamBatchInput {
 }
 
 export async function streamTeamBatch(request: FastifyRequest, reply: FastifyReply, input: TeamBatchInput): Promise<void> {
-  const { team, files, params, ctx, linkBase } = input;
-  const lang = request.headers['accept-language'];
-  const { signal } = abortOnDisconnect(reply);
-  const raw = startEventStreamReply(reply);
-  const write = (chunk: string): void => {
-    if (!raw.destroyed && !raw.writableEnded) raw.write(chunk);
-  };
-  const send = (event: BatchEvent): void => write(`data: ${JSON.stringify(event)}\n\n`);
-  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
-  let succeeded = 0;
-  let failed = 0;
-  const fail = (index: number, error: unknown) => {
-    failed++;
-    const mapped = toUpscaleHttpError(error, ctx);
-    if (mapped.status >= 500 && mapped.code !== 'queue_full') request.log.error({ err: error }, 'batch item failed');
-    const body = errorBody(mapped, lang);
-    send({ type: 'error', index, status: mapped.status, code: body.code, message: body.message });
-  };
-  try {
-    files.forEach((f, index) => send({ type: 'queued', index, filename: f.filename, total: files.length }));
+  const { team, files, params, ctx } = input;
+  await streamBatchEvents(request, reply, input, async (events) => {
+    const { signal } = events;
     // The checks of the in-process path, before anything is stored.
     const admitted: number[] = [];
     for (const [index, file] of files.entries()) {
       try {
-        if (file.tooLarge) throw new UpscaleHttpError(413, 'file_too_large', { mb: Math.round(ctx.uploadLimitBytes / (1024 * 1024)) });
+        if (file.tooLarge) throw fileTooLarge(ctx);
         await admitImage(file.data, input.maxPixels);
         admitted.push(index);
       } catch (error) {
-        fail(index, error);
+        events.failed(index, error);
         input.onItemDone?.(file.data.length);
       }
     }
@@ -67,7 +44,7 @@ export async function streamTeamBatch(request: FastifyRequest, reply: FastifyRep
       try {
         ids = await team.submitBatch(input.userId, admitted.map((i) => files[i]!), params);
       } catch (error) {
-        for (const index of admitted) fail(index, error);
+        for (const index of admitted) events.failed(index, error);
       }
       // Stored (or refused): the images are not kept in memory for the rest of the batch.
       for (const index of admitted) {
@@ -81,36 +58,13 @@ export async function streamTeamBatch(request: FastifyRequest, reply: FastifyRep
         try {
           const r = await team.waitBatchItem(id, {
             signal,
-            onProgress: (fraction) => send({ type: 'progress', index, fraction }),
+            onProgress: (fraction) => events.progress(index, fraction),
           });
-          succeeded++;
-          send({
-            type: 'result',
-            index,
-            url: linkBase + r.url,
-            filename: r.filename,
-            width: r.width,
-            height: r.height,
-            message: upscaleMessage('upscale_done', lang),
-          });
+          events.succeeded(index, r);
         } catch (error) {
-          if (!signal.aborted) fail(index, error);
+          if (!signal.aborted) events.failed(index, error);
         }
       }),
     );
-    if (!signal.aborted) {
-      send({
-        type: 'complete',
-        total: files.length,
-        succeeded,
-        failed,
-        message: upscaleMessage('batch_done', lang, { succeeded, failed }),
-      });
-    } else {
-      request.log.info({ done: succeeded + failed, total: files.length }, 'batch cancelled by client disconnect');
-    }
-  } finally {
-    clearInterval(heartbeat);
-    if (!raw.writableEnded) raw.end();
-  }
+  });
 }

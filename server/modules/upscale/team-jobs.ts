@@ -3,7 +3,7 @@
 // per worker process that runs upscales (heartbeat, engine slots, model list). Every step that
 // more than one process may take at once is one guarded statement: the insert of a keyed job (the
 // unique (user, key) index), attaching to a job, starting, finishing and cancelling one.
-import { sql, type Generated, type Kysely, type Transaction } from 'kysely';
+import { sql, type Generated, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { EngineModel } from './upscale-engine-port.js';
 import type { UpscaleFailureCode } from './upscale-http-error.js';
@@ -43,25 +43,7 @@ interface WorkersTable {
 // Type aliases, not interfaces: withTables needs index-compatible record types.
 type TeamTables = { upscale_jobs: UpscaleJobsTable; workers: WorkersTable };
 
-export interface UpscaleJobRow {
-  id: number;
-  user_id: number;
-  idem_key: string | null;
-  fingerprint: string | null;
-  batch_id: string | null;
-  status: UpscaleJobStatus;
-  input_ref: string;
-  filename: string;
-  params_json: string;
-  outcome_json: string | null;
-  error_json: string | null;
-  clients: number;
-  worker_id: string | null;
-  duration_ms: number | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
+export type UpscaleJobRow = Selectable<UpscaleJobsTable>;
 
 /** How a job that did not succeed ended, enough to answer exactly what the in-process path answers. */
 export interface StoredFailure {

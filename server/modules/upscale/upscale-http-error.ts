@@ -30,6 +30,15 @@ export interface ErrorContext {
   uploadLimitBytes: number;
 }
 
+/** An upload over the per-file limit, with the limit in MB for its message. */
+export function fileTooLarge(ctx: ErrorContext): UpscaleHttpError {
+  return new UpscaleHttpError(413, 'file_too_large', { mb: uploadLimitMb(ctx) });
+}
+
+function uploadLimitMb(ctx: ErrorContext): number {
+  return Math.round(ctx.uploadLimitBytes / (1024 * 1024));
+}
+
 // 499 is nginx's "client closed request": nobody reads it, but logs stay honest.
 const ENGINE_STATUS: Record<UpscaleError['code'], number> = {
   unsupported_type: 415,
@@ -88,7 +97,7 @@ export function toUpscaleHttpError(error: unknown, ctx: ErrorContext): UpscaleHt
   const known = fe?.code ? FRAMEWORK_ERRORS[fe.code] : undefined;
   if (known) {
     const vars: Record<string, number> =
-      known[1] === 'file_too_large' ? { mb: Math.round(ctx.uploadLimitBytes / (1024 * 1024)) } : {};
+      known[1] === 'file_too_large' ? { mb: uploadLimitMb(ctx) } : {};
     return new UpscaleHttpError(known[0], known[1], vars);
   }
   const status = fe?.statusCode;

@@ -15,7 +15,7 @@ import { modelViewSchema } from './model-catalogue.js';
 import type { SignedUrls } from './signed-urls.js';
 import { streamTeamBatch } from './team-batch-stream.js';
 import type { TeamUpscales } from './team-upscale.js';
-import { UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
+import { fileTooLarge, UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
 import { parseUpscaleParams, type UpscaleParams } from './upscale-params.js';
 import type { UpscaleService } from './upscale-service.js';
@@ -83,8 +83,6 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     if (o.team) await o.team.assertCapacity();
     else o.service.queue.assertCapacity();
   };
-  const tooLarge = () =>
-    new UpscaleHttpError(413, 'file_too_large', { mb: Math.round(o.uploadLimitBytes / (1024 * 1024)) });
 
   /**
    * Before a byte of the body is read: a request that could not even wait in the queue, or whose
@@ -113,7 +111,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
       hold.count(bytes),
     );
     hold.settle(upload.files.reduce((sum, f) => sum + f.data.length, 0));
-    if (maxFiles === 1 && upload.files[0]?.tooLarge) throw tooLarge();
+    if (maxFiles === 1 && upload.files[0]?.tooLarge) throw fileTooLarge(ctx);
     if (upload.files.length === 0) throw new UpscaleHttpError(400, 'missing_image', {}, { field: 'image' });
     const params = parseUpscaleParams(upload.fields);
     await (o.team ?? o.service).assertModel(params.modelName);

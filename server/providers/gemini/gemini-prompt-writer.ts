@@ -6,7 +6,7 @@ import { parseJson, readVideoPrompts, videoPromptsSchema } from '../shared/answe
 import { videoPromptInstructions, videoPromptRequestText } from '../shared/instructions.js';
 import type { GeminiContext } from './gemini-context.js';
 import { generateJson, streamJson, type JsonRequest } from './gemini-json.js';
-import { StreamedJsonStrings } from '../shared/streamed-json-field.js';
+import { writeVideoPromptsBy } from '../shared/streamed-json-field.js';
 import { inlineImageParts } from './gemini-response.js';
 
 export function createGeminiPromptWriter(context: GeminiContext): PromptWriter {
@@ -21,21 +21,11 @@ export function createGeminiPromptWriter(context: GeminiContext): PromptWriter {
         signal: input.signal,
         what: 'video prompts',
       };
-      if (!onDraft) {
-        const { value, model } = await generateJson(context, request);
-        return { prompts: value, model };
-      }
-      let drafts = new StreamedJsonStrings('prompt');
-      const { value, model } = await streamJson(
-        context,
-        request,
-        (chunk) => drafts.push(chunk).forEach((d) => onDraft({ index: d.index, content: d.fresh, offset: d.offset })),
-        () => {
-          drafts = new StreamedJsonStrings('prompt');
-          onRestart?.();
-        },
+      return writeVideoPromptsBy(
+        { whole: () => generateJson(context, request), streamed: (onText, restart) => streamJson(context, request, onText, restart) },
+        onDraft,
+        onRestart,
       );
-      return { prompts: value, model };
     },
   };
 }

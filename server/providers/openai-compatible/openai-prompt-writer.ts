@@ -6,7 +6,7 @@ import { parseJson, readVideoPrompts, videoPromptsSchema } from '../shared/answe
 import { videoPromptInstructions, videoPromptRequestText } from '../shared/instructions.js';
 import { imageUrlParts, type OpenAiContext } from './openai-context.js';
 import { chatJson, chatJsonStreamed, type JsonChat } from './openai-json.js';
-import { StreamedJsonStrings } from '../shared/streamed-json-field.js';
+import { writeVideoPromptsBy } from '../shared/streamed-json-field.js';
 
 export function createOpenAiPromptWriter(context: OpenAiContext): PromptWriter {
   return {
@@ -21,21 +21,11 @@ export function createOpenAiPromptWriter(context: OpenAiContext): PromptWriter {
         signal: input.signal,
         what: 'video prompts',
       };
-      if (!onDraft) {
-        const { value, model } = await chatJson(context, request);
-        return { prompts: value, model };
-      }
-      let drafts = new StreamedJsonStrings('prompt');
-      const { value, model } = await chatJsonStreamed(
-        context,
-        request,
-        (chunk) => drafts.push(chunk).forEach((d) => onDraft({ index: d.index, content: d.fresh, offset: d.offset })),
-        () => {
-          drafts = new StreamedJsonStrings('prompt');
-          onRestart?.();
-        },
+      return writeVideoPromptsBy(
+        { whole: () => chatJson(context, request), streamed: (onText, restart) => chatJsonStreamed(context, request, onText, restart) },
+        onDraft,
+        onRestart,
       );
-      return { prompts: value, model };
     },
   };
 }

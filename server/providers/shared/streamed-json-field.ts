@@ -4,6 +4,8 @@
 // leading field can be streamed this way; when a model puts another field first, nothing is
 // streamed here and the adapter hands over the whole prose once the JSON is complete.
 
+import type { PromptDraftPiece, VideoPromptDraft } from '../capabilities.js';
+
 export class StreamedJsonField {
   private raw = '';
   /** Decoded so far, and where in `raw` decoding resumes (-1: the field has not opened yet). */
@@ -109,6 +111,37 @@ export class StreamedJsonStrings {
     }
     return out;
   }
+}
+
+/** One call of a JSON answer of video prompts, as a whole or streamed (the adapter's own wire). */
+export interface VideoPromptCall {
+  whole(): Promise<{ value: VideoPromptDraft[]; model: string }>;
+  streamed(onText: (chunk: string) => void, onRestart: () => void): Promise<{ value: VideoPromptDraft[]; model: string }>;
+}
+
+/**
+ * PromptWriter.writeVideoPrompts over an adapter's call: without onDraft the answer is asked for
+ * whole; with it the answer is streamed and each option's prompt text handed to onDraft as it is
+ * written, the drafts starting afresh (and onRestart told) when the adapter asks again.
+ */
+export async function writeVideoPromptsBy(
+  call: VideoPromptCall,
+  onDraft?: (piece: PromptDraftPiece) => void,
+  onRestart?: () => void,
+): Promise<{ prompts: VideoPromptDraft[]; model: string }> {
+  if (!onDraft) {
+    const { value, model } = await call.whole();
+    return { prompts: value, model };
+  }
+  let drafts = new StreamedJsonStrings('prompt');
+  const { value, model } = await call.streamed(
+    (chunk) => drafts.push(chunk).forEach((d) => onDraft({ index: d.index, content: d.fresh, offset: d.offset })),
+    () => {
+      drafts = new StreamedJsonStrings('prompt');
+      onRestart?.();
+    },
+  );
+  return { prompts: value, model };
 }
 
 /**

@@ -2,11 +2,11 @@
 // documented protocol, for what providers do that the happy path never shows: one candidate
 // blocked, a rate limit on one candidate that outlasts the adapter's patience, an analysis stream
 // cut after its text began. Every provider call is counted at the double.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
 import { createGeminiProvider } from '../../../server/providers/gemini/gemini-provider.js';
-import { geminiChunk, geminiParts, rpcError, SAMPLE_ANALYSIS, SAMPLE_VIDEO_PROMPTS } from '../providers/gemini/gemini-fixtures.js';
-import { openSse, pieces, pngImage, ProviderTestServer, sendJson, writeSse } from '../providers/provider-test-server.js';
+import { geminiChunk, geminiParts, geminiTextStream, rpcError, SAMPLE_ANALYSIS, SAMPLE_VIDEO_PROMPTS } from '../providers/gemini/gemini-fixtures.js';
+import { pieces, pngImage, sendJson, sseAnswer, useProviderTestServer } from '../providers/provider-test-server.js';
 import { createGenerationApp, type GenerationTestApp, type Part } from './helpers/generation-app.js';
 
 const STREAM_PATH = '/v1beta/models/gemini-text-test:streamGenerateContent';
@@ -19,7 +19,7 @@ interface RequestView {
   candidates: { made: number; refused: number; total: number; message: string | null };
 }
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let t: GenerationTestApp;
 let user: { id: number; token: string };
 let generatedPng: Buffer;
@@ -27,7 +27,6 @@ let model: Buffer;
 let pattern: Buffer;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   // No waiting inside the adapter: what a rate limit leaves goes to the job runner at once.
   const gemini = createGeminiProvider({
     apiKey: 'test-gemini-key',
@@ -46,9 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await server?.close();
 });
-beforeEach(() => server.reset());
 
 const form = (requestId: string): Part[] => [
   { name: 'prompt', value: 'A summer dress from this fabric' },
@@ -60,12 +57,7 @@ const form = (requestId: string): Part[] => [
 
 const imageAnswer = () => geminiParts([{ inlineData: { mimeType: 'image/png', data: generatedPng.toString('base64') } }]);
 
-function analysisAnswer(_req: unknown, res: Parameters<typeof openSse>[0]) {
-  openSse(res);
-  for (const piece of pieces(JSON.stringify(SAMPLE_ANALYSIS), 40)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-  writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
-  res.end();
-}
+const analysisAnswer = sseAnswer(geminiTextStream(JSON.stringify(SAMPLE_ANALYSIS), 40), '\r\n\r\n');
 
 const calls = (path: string) => server.requests.filter((r) => r.path === path).length;
 
@@ -129,12 +121,8 @@ describe('generation with the Gemini adapter as Gemini behaves', () => {
   });
 
   it('never shows the analysis twice when its stream is cut and asked again; the shown text is the saved one (2 analysis calls)', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(JSON.stringify(SAMPLE_ANALYSIS).slice(0, 160), 40)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      // Cut: the connection ends cleanly without a finishReason.
-      res.end();
-    }, 1);
+    // Cut: the connection ends cleanly without a finishReason.
+    server.on('POST', STREAM_PATH, sseAnswer(pieces(JSON.stringify(SAMPLE_ANALYSIS).slice(0, 160), 40).map((piece) => geminiChunk(piece)), '\r\n\r\n'), 1);
     server.on('POST', STREAM_PATH, analysisAnswer);
     server.on('POST', IMAGE_PATH, (_req, res) => sendJson(res, 200, imageAnswer()));
     const { events } = await t.stream('/image-api/analyze-images-json-stream', { token: user.token, form: form('cut-stream') });
@@ -169,17 +157,8 @@ describe('generation with the Gemini adapter as Gemini behaves', () => {
     const image = (analysed.find((e) => e.type === 'complete')!.data as { images: { id: number }[] }).images[0]!;
     server.reset();
     const json = JSON.stringify(SAMPLE_VIDEO_PROMPTS);
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json.slice(0, 150), 25)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      res.end();
-    }, 1);
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json, 25)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer(pieces(json.slice(0, 150), 25).map((piece) => geminiChunk(piece)), '\r\n\r\n'), 1);
+    server.on('POST', STREAM_PATH, sseAnswer(geminiTextStream(json, 25), '\r\n\r\n'));
     const { events } = await t.stream('/image-api/video-prompts-stream', { token: user.token, body: { image_ids: [image.id], language: 'en-US' } });
     let drafts: string[] = [];
     for (const e of events) {

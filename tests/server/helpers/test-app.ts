@@ -8,6 +8,7 @@ import { loadConfig, type AppConfig } from '../../../server/config.js';
 import type { UserLevel } from '../../../server/db/schema.js';
 import { ensureAdmin } from '../../../server/modules/users/ensure-admin.js';
 import { POSTGRES_URL, dropSchema, uniqueSchema, type DatabaseKind } from './databases.js';
+import { testServerEnv } from './test-config.js';
 
 export const ADMIN = { account: 'root-admin', password: 'admin-secret' };
 
@@ -43,14 +44,7 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-test-'));
   const schema = kind === 'postgres' ? uniqueSchema() : undefined;
   const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ADMIN_ACCOUNT: ADMIN.account,
-    ADMIN_PASSWORD: ADMIN.password,
-    STATIC_DIR: path.join(dataDir, 'no-pwa'),
-    // Cheapest argon2id cost: the suite checks behaviour, the benchmark checks the real cost.
-    ARGON2_MEMORY_KIB: '1024',
-    ARGON2_TIME_COST: '1',
+    ...testServerEnv(dataDir, ADMIN),
     ...(kind === 'postgres' ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });

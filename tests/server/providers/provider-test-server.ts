@@ -4,6 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface RecordedRequest {
   method: string;
@@ -29,12 +30,10 @@ export class ProviderTestServer {
   readonly requests: RecordedRequest[] = [];
   private routes: Route[] = [];
 
-  private constructor(private readonly server: Server) {}
+  private readonly server: Server = createServer();
 
-  static async start(): Promise<ProviderTestServer> {
-    const server = createServer();
-    const instance = new ProviderTestServer(server);
-    server.on('request', (req, res) => {
+  constructor() {
+    this.server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -47,8 +46,8 @@ export class ProviderTestServer {
           json = undefined;
         }
         const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, json };
-        instance.requests.push(recorded);
-        const route = instance.routes.find(
+        this.requests.push(recorded);
+        const route = this.routes.find(
           (r) => r.method === recorded.method && (typeof r.path === 'string' ? r.path === recorded.path : r.path.test(recorded.path)),
         );
         if (!route) {
@@ -56,15 +55,24 @@ export class ProviderTestServer {
           return;
         }
         route.times -= 1;
-        if (route.times <= 0) instance.routes = instance.routes.filter((r) => r !== route);
+        if (route.times <= 0) this.routes = this.routes.filter((r) => r !== route);
         Promise.resolve(route.handler(recorded, res)).catch((error: unknown) => {
           if (!res.headersSent) sendJson(res, 500, { error: String(error) });
           else res.destroy();
         });
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  }
+
+  static async start(): Promise<ProviderTestServer> {
+    const instance = new ProviderTestServer();
+    await instance.listen();
     return instance;
+  }
+
+  /** Listens on a free port of 127.0.0.1. */
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
   }
 
   get url(): string {
@@ -89,6 +97,26 @@ export class ProviderTestServer {
   }
 }
 
+/**
+ * The server of a test file: listening before its tests, emptied of routes and requests before
+ * each, closed after them all.
+ */
+export function useProviderTestServer(): ProviderTestServer {
+  const server = new ProviderTestServer();
+  beforeAll(() => server.listen());
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  return server;
+}
+
+/** The address of a server that was listening and is gone (an unreachable provider). */
+export async function unreachableUrl(): Promise<string> {
+  const gone = await ProviderTestServer.start();
+  const url = gone.url;
+  await gone.close();
+  return url;
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
@@ -109,6 +137,56 @@ export function openSse(res: ServerResponse): void {
 /** One `data:` event, with the given line ending (Gemini sends \r\n\r\n, OpenAI \n\n). */
 export function writeSse(res: ServerResponse, data: unknown, ending = '\n\n'): void {
   res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}${ending}`);
+}
+
+/** An answer that is one whole SSE stream: each of `events` as a `data:` event (see writeSse), then the end. */
+export function sseAnswer(events: readonly unknown[], ending = '\n\n'): Handler {
+  return (_request, res) => {
+    openSse(res);
+    for (const event of events) writeSse(res, event, ending);
+    res.end();
+  };
+}
+
+/**
+ * What a reader of streamed text holds, as the app's views do: each chunk is shown; told to
+ * restart (the answer is asked for again), it drops what it showed. `longest` is the most it held
+ * at once: a text shown twice would be longer than the answer.
+ */
+export function textReader() {
+  const reader = {
+    shown: '',
+    longest: '',
+    restarts: 0,
+    /** Every chunk's length added up, dropped ones too. */
+    streamedInAll: 0,
+    show: (chunk: string): void => {
+      reader.streamedInAll += chunk.length;
+      reader.shown += chunk;
+      if (reader.shown.length > reader.longest.length) reader.longest = reader.shown;
+    },
+    restart: (): void => {
+      reader.restarts += 1;
+      reader.shown = '';
+    },
+  };
+  return reader;
+}
+
+/** The same for streamed video prompts: each option's draft, written at its offset. */
+export function draftsReader() {
+  const reader = {
+    drafts: [] as string[],
+    restarts: 0,
+    show: (piece: { index: number; offset: number; content: string }): void => {
+      reader.drafts[piece.index] = (reader.drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
+    },
+    restart: (): void => {
+      reader.restarts += 1;
+      reader.drafts = [];
+    },
+  };
+  return reader;
 }
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -17,6 +17,7 @@ import { FAST_RUNNER, multipart, sseEvents } from '../generation/helpers/generat
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { makeImage, multipart as upscaleForm } from '../upscale-service/upscale-helpers.js';
 import { startS3Server, type S3TestServer } from './s3-server.js';
+import { testServerEnv } from '../helpers/test-config.js';
 
 const ADMIN = { account: 'storage-admin', password: 'admin-secret' };
 const SECRET = 'a-secret-every-replica-shares-0123456789';
@@ -52,13 +53,7 @@ for (const dbKind of databaseKinds) {
     const start = async (pollMs: number): Promise<Replica> => {
       const dataDir = tempDir('replica');
       const config = loadConfig({
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_ACCOUNT: ADMIN.account,
-        ADMIN_PASSWORD: ADMIN.password,
-        STATIC_DIR: path.join(dataDir, 'no-pwa'),
-        ARGON2_MEMORY_KIB: '1024',
-        ARGON2_TIME_COST: '1',
+        ...testServerEnv(dataDir, ADMIN),
         JWT_SECRET: SECRET,
         UPSCALE_THREADS: '1',
         ...(dbKind.kind === 'postgres' ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : {}),
@@ -214,13 +209,7 @@ describe('a result link on the local disk answers byte ranges too', () => {
   it('206 with Content-Range from the default store', async () => {
     const dataDir = tempDir('disk-ranges');
     const config = loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ADMIN_ACCOUNT: ADMIN.account,
-      ADMIN_PASSWORD: ADMIN.password,
-      STATIC_DIR: path.join(dataDir, 'no-pwa'),
-      ARGON2_MEMORY_KIB: '1024',
-      ARGON2_TIME_COST: '1',
+      ...testServerEnv(dataDir, ADMIN),
       UPSCALE_THREADS: '1',
     });
     expect(config.storage).toEqual({ kind: 'disk' });

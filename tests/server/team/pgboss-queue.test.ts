@@ -1,21 +1,18 @@
 // Team mode's job queue on pg-boss: two (or three) engines in this process act as an API replica
 // and workers, each with its own pg-boss instance, pools and listener connection, on one schema.
 // PostgreSQL only.
-import pino from 'pino';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../server/db/database.js';
-import { migrateToLatest } from '../../../server/db/migrate.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobHandler } from '../../../server/jobs/job-handler.js';
 import type { JobRow } from '../../../server/jobs/job-table.js';
 import { fairPriority } from '../../../server/jobs/pgboss/fair-priority.js';
-import { TeamJobEngine, type TeamEngineOptions } from '../../../server/jobs/pgboss/team-engine.js';
+import type { TeamEngineOptions } from '../../../server/jobs/pgboss/team-engine.js';
 import { ProviderError } from '../../../server/providers/capabilities.js';
-import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
+import { useTeamEngines } from '../../support/team-engines.js';
+import { databaseKinds } from '../helpers/databases.js';
 import { until } from '../generation/helpers/generation-app.js';
 
 const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
-const log = pino({ level: 'silent' });
 
 interface Run {
   engine: string;
@@ -25,10 +22,6 @@ interface Run {
   userId: number | null;
 }
 
-let schema: string;
-let bossSchema: string;
-let db: Db;
-let engines: TeamJobEngine[];
 let runs: Run[];
 let failures: { engine: string; refId: number; reason: string }[];
 /** refIds whose handler waits for its abort signal (per engine name, or '*' for every engine). */
@@ -60,53 +53,15 @@ function handlers(engine: string): JobHandler[] {
   return ['echo', 'flaky', 'dbdown', 'big', 'analysis', 'video'].map(make);
 }
 
-function engine(name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}): TeamJobEngine {
-  const e = new TeamJobEngine({
-    url: POSTGRES_URL,
-    schema: bossSchema,
-    appDb: db.kysely,
-    log,
-    now: () => new Date(),
-    runsJobs,
-    concurrency: () => 2,
-    pollMs: 100,
-    budgetMs: 10_000,
-    backoff: { initialMs: 20, maxMs: 200 },
-    maxRunMs: 1500,
-    maintenanceIntervalSeconds: 1,
-    expireGraceSeconds: 1,
-    poolSize: 3,
-    ...extra,
-  });
-  for (const h of handlers(name)) e.register(h);
-  engines.push(e);
-  return e;
-}
-
-async function jobRows(key: string): Promise<{ state: string; output: unknown }[]> {
-  const r = await sql<{ state: string; output: unknown }>`
-    SELECT state::text AS state, output FROM ${sql.id(bossSchema, 'job')} WHERE singleton_key = ${key} ORDER BY created_on`.execute(db.kysely);
-  return r.rows;
-}
-
 describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
-  beforeEach(async () => {
-    schema = uniqueSchema();
-    bossSchema = `${schema}_jobs`;
-    db = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema });
-    // The workers table and the job owners (the app migrates before its job engine starts).
-    await migrateToLatest(db);
-    engines = [];
+  const team = useTeamEngines({ maxRunMs: 1500, expireGraceSeconds: 1 });
+  const engine = (name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}) => team.engine(handlers(name), runsJobs, extra);
+  const jobRows = (key: string) => team.jobRows(key);
+
+  beforeEach(() => {
     runs = [];
     failures = [];
     hold = new Map();
-  });
-
-  afterEach(async () => {
-    for (const e of engines) await e.stop().catch(() => undefined);
-    await db.close();
-    await dropSchema(bossSchema);
-    await dropSchema(schema);
   });
 
   it('runs a job enqueued on the API replica on a worker, and its progress reaches the API replica', async () => {
@@ -140,7 +95,7 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
 
     // The database ends the API replica's listening session (as a restart would).
     const pid = await api.listener.backendPid();
-    await sql`SELECT pg_terminate_backend(${pid})`.execute(db.kysely);
+    await sql`SELECT pg_terminate_backend(${pid})`.execute(team.db.kysely);
     await until(async () => api.listener.generation, (g) => g >= 2);
     api.onProgress('t:3', (event) => seen.push({ ...event, topic: 3 }));
     await api.enqueue({ kind: 'echo', refId: 3 });
@@ -163,9 +118,9 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
   it('leaves no job when the transaction that enqueued it rolls back, and one job for a row enqueued twice', async () => {
     const api = engine('api', false);
     await api.start();
-    await sql`CREATE TABLE items (id int primary key)`.execute(db.kysely);
+    await sql`CREATE TABLE items (id int primary key)`.execute(team.db.kysely);
     await expect(
-      db.kysely.transaction().execute(async (trx) => {
+      team.db.kysely.transaction().execute(async (trx) => {
         await sql`INSERT INTO items VALUES (5)`.execute(trx);
         await api.enqueue({ kind: 'echo', refId: 5 }, { trx });
         throw new Error('the request failed after its job was written');
@@ -174,7 +129,7 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     expect(await jobRows('echo:5')).toEqual([]);
     expect(await api.isActive('echo', 5)).toBe(false);
 
-    await db.kysely.transaction().execute(async (trx) => {
+    await team.db.kysely.transaction().execute(async (trx) => {
       await sql`INSERT INTO items VALUES (6)`.execute(trx);
       await api.enqueue({ kind: 'echo', refId: 6 }, { trx });
     });

@@ -15,6 +15,7 @@ import { ensureAdmin } from '../../../server/modules/users/ensure-admin.js';
 import { readMp4Facts } from '../../../server/providers/local/index.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { FAST_RUNNER, multipart, sseEvents, until } from '../generation/helpers/generation-app.js';
+import { testServerEnv, teamServerEnv } from '../helpers/test-config.js';
 
 const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
 const ADMIN = { account: 'team-admin', password: 'admin-secret' };
@@ -50,18 +51,8 @@ describe.skipIf(postgres.skip)('an API replica and a worker on one database', ()
 
   const build = async (role: 'api' | 'worker') => {
     const config = loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ADMIN_ACCOUNT: ADMIN.account,
-      ADMIN_PASSWORD: ADMIN.password,
-      STATIC_DIR: path.join(dataDir, 'no-pwa'),
-      ARGON2_MEMORY_KIB: '1024',
-      ARGON2_TIME_COST: '1',
-      DATABASE_URL: POSTGRES_URL,
-      DATABASE_SCHEMA: schema,
-      TEAM_MODE: 'true',
-      ROLE: role,
-      PGBOSS_SCHEMA: bossSchema,
+      ...testServerEnv(dataDir, ADMIN),
+      ...teamServerEnv(role, { url: POSTGRES_URL, schema, bossSchema }),
     });
     const app = await buildApp(config, {
       generation: {

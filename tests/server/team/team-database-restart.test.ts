@@ -15,6 +15,7 @@ import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-
 import { ensureAdmin } from '../../../server/modules/users/ensure-admin.js';
 import { postgresProblem, startPostgres, type PostgresCluster } from '../../cluster/postgres.js';
 import { makeImage, multipart } from '../upscale-service/upscale-helpers.js';
+import { testServerEnv, teamServerEnv } from '../helpers/test-config.js';
 
 const problem = postgresProblem();
 if (problem) console.warn(`team database restart test skipped: ${problem}`);
@@ -40,18 +41,8 @@ describe.skipIf(problem !== null)('team mode while PostgreSQL restarts', () => {
 
   const build = async (role: 'api' | 'worker') => {
     const config = loadConfig({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ADMIN_ACCOUNT: ADMIN.account,
-      ADMIN_PASSWORD: ADMIN.password,
-      STATIC_DIR: path.join(dataDir, 'no-pwa'),
-      ARGON2_MEMORY_KIB: '1024',
-      ARGON2_TIME_COST: '1',
-      DATABASE_URL: cluster.url(),
-      DATABASE_SCHEMA: 'loom',
-      TEAM_MODE: 'true',
-      ROLE: role,
-      PGBOSS_SCHEMA: 'loom_jobs',
+      ...testServerEnv(dataDir, ADMIN),
+      ...teamServerEnv(role, { url: cluster.url(), schema: 'loom', bossSchema: 'loom_jobs' }),
       JWT_SECRET: 'team-restart-secret-0123456789abcdef',
       UPSCALE_THREADS: '1',
     });

@@ -30,6 +30,7 @@ import { UpscaleError } from '../../../server/upscale/errors.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { until } from '../generation/helpers/generation-app.js';
 import { makeImage, multipart, parseEventStream, rawPost } from '../upscale-service/upscale-helpers.js';
+import { testServerEnv, teamServerEnv } from '../helpers/test-config.js';
 
 const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
 const ADMIN = { account: 'upscale-admin', password: 'admin-secret' };
@@ -89,18 +90,8 @@ function team(env: Record<string, string> = {}, runner: { maxRunMs: number } = {
     dataDir,
     async build(role, engine, extra = {}) {
       const config = loadConfig({
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        ADMIN_ACCOUNT: ADMIN.account,
-        ADMIN_PASSWORD: ADMIN.password,
-        STATIC_DIR: path.join(dataDir, 'no-pwa'),
-        ARGON2_MEMORY_KIB: '1024',
-        ARGON2_TIME_COST: '1',
-        DATABASE_URL: POSTGRES_URL,
-        DATABASE_SCHEMA: schema,
-        TEAM_MODE: 'true',
-        ROLE: role,
-        PGBOSS_SCHEMA: bossSchema,
+        ...testServerEnv(dataDir, ADMIN),
+        ...teamServerEnv(role, { url: POSTGRES_URL, schema, bossSchema }),
         JWT_SECRET: 'team-upscale-secret-0123456789abcdef',
         UPSCALE_THREADS: '1',
         ...env,

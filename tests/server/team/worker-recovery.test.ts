@@ -4,18 +4,15 @@
 // recovery); a worker that is slow but alive keeps its job; a worker that lost its job (only slow,
 // not dead) is stopped and its result is refused. Engines in this process act as the processes,
 // each with its own pg-boss, pools and listener, on one schema. PostgreSQL only.
-import pino from 'pino';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../../server/db/database.js';
-import { migrateToLatest } from '../../../server/db/migrate.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobHandler } from '../../../server/jobs/job-handler.js';
-import { TeamJobEngine, type TeamEngineOptions } from '../../../server/jobs/pgboss/team-engine.js';
-import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
+import type { TeamEngineOptions } from '../../../server/jobs/pgboss/team-engine.js';
+import { useTeamEngines } from '../../support/team-engines.js';
+import { databaseKinds } from '../helpers/databases.js';
 import { until } from '../generation/helpers/generation-app.js';
 
 const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
-const log = pino({ level: 'silent' });
 const STALE_MS = 1000;
 const PACE_MS = 200;
 
@@ -28,10 +25,6 @@ interface Run {
   finished?: boolean;
 }
 
-let schema: string;
-let bossSchema: string;
-let db: Db;
-let engines: TeamJobEngine[];
 let runs: Run[];
 /** engine name → a run there waits until released (and ignores its abort when `stubborn`). */
 let holds: Map<string, { release: () => void; stubborn: boolean }>;
@@ -61,56 +54,24 @@ function handler(engine: string, kind: string): JobHandler {
   };
 }
 
-function engine(name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}): TeamJobEngine {
-  const e = new TeamJobEngine({
-    url: POSTGRES_URL,
-    schema: bossSchema,
-    appDb: db.kysely,
-    log,
-    now: () => new Date(),
-    runsJobs,
-    concurrency: () => 2,
-    pollMs: 100,
+describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat', () => {
+  const team = useTeamEngines({
     budgetMs: 120_000,
-    backoff: { initialMs: 20, maxMs: 200 },
     maxRunMs: 60_000,
     // pg-boss's expiry (run limit + grace) is minutes away: only the heartbeat can bring a job back.
     expireGraceSeconds: 600,
-    maintenanceIntervalSeconds: 1,
     heartbeatMs: PACE_MS,
     sweepMs: PACE_MS,
     workerStaleMs: STALE_MS,
-    poolSize: 3,
-    ...extra,
   });
-  for (const kind of ['analysis', 'video']) e.register(handler(name, kind));
-  engines.push(e);
-  return e;
-}
+  const engine = (name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}) =>
+    team.engine([handler(name, 'analysis'), handler(name, 'video')], runsJobs, extra);
+  const jobStates = async (key: string) => (await team.jobRows(key)).map((row) => row.state);
 
-async function jobStates(key: string): Promise<string[]> {
-  const r = await sql<{ state: string }>`
-    SELECT state::text AS state FROM ${sql.id(bossSchema, 'job')} WHERE singleton_key = ${key} ORDER BY created_on`.execute(db.kysely);
-  return r.rows.map((row) => row.state);
-}
-
-describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat', () => {
-  beforeEach(async () => {
-    schema = uniqueSchema();
-    bossSchema = `${schema}_jobs`;
-    db = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema });
-    await migrateToLatest(db);
-    engines = [];
+  beforeEach(() => {
     runs = [];
     holds = new Map();
     failures = 0;
-  });
-
-  afterEach(async () => {
-    for (const e of engines) await e.stop().catch(() => undefined);
-    await db.close();
-    await dropSchema(bossSchema);
-    await dropSchema(schema);
   });
 
   it('runs the job of a worker that crashed mid-run on the other worker within the threshold and a sweep, once', async () => {
@@ -136,7 +97,7 @@ describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat
     await until(async () => jobStates('analysis:1'), (s) => s.length === 1 && s[0] === 'completed');
     expect(failures).toBe(0);
     // The dead worker's heartbeat row is still there (nobody removed it) but no job points at it.
-    const owners = await sql<{ n: string }>`SELECT count(*) AS n FROM job_owners`.execute(db.kysely);
+    const owners = await sql<{ n: string }>`SELECT count(*) AS n FROM job_owners`.execute(team.db.kysely);
     expect(Number(owners.rows[0]!.n)).toBe(0);
   }, 30_000);
 
@@ -201,7 +162,7 @@ describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat
     const [job] = await api.boss.fetch<unknown>('loom-lane-test', { batchSize: 1 });
     expect(job).toBeDefined();
     await sql`INSERT INTO job_owners (job_id, worker_id, queue, started_at)
-              VALUES (${job!.id}, ${worker.workerId}, 'loom-lane-test', ${new Date().toISOString()})`.execute(db.kysely);
+              VALUES (${job!.id}, ${worker.workerId}, 'loom-lane-test', ${new Date().toISOString()})`.execute(team.db.kysely);
     await worker.start();
     await until(async () => jobStates('analysis:6'), (s) => s.length === 1 && s[0] === 'completed', 10_000);
     expect(runs.map((r) => r.engine)).toEqual(['worker']);

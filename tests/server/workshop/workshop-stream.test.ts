@@ -3,7 +3,7 @@
 // workshop calls, the text as it is written, a reconnect that replays the text so far from the row
 // and carries on, a stream cut mid-text that is dropped and asked again (the reader never holds a
 // sentence twice), and the end (complete or error) replayed to a stream that comes late.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
 import type { Enhancer } from '../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../server/providers/gemini/gemini-provider.js';
@@ -11,7 +11,7 @@ import { createLocalEnhancer } from '../../../server/providers/local/enhancer.js
 import { StreamedJsonField } from '../../../server/providers/shared/streamed-json-field.js';
 import { createGenerationApp, type GenerationTestApp } from '../generation/helpers/generation-app.js';
 import { geminiChunk } from '../providers/gemini/gemini-fixtures.js';
-import { openSse, pieces, ProviderTestServer, writeSse } from '../providers/provider-test-server.js';
+import { openSse, pieces, sseAnswer, useProviderTestServer, writeSse } from '../providers/provider-test-server.js';
 
 const STREAM_PATH = '/v1beta/models/gemini-text-test:streamGenerateContent';
 const ANSWER = { text: 'Rose voile: a featherlight cotton with a crimson floral. Cool on hot days, it drapes softly and keeps its colour wash after wash.', confidence: 0.82 };
@@ -28,14 +28,13 @@ interface Reader {
   close(): void;
 }
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let t: GenerationTestApp;
 let base: string;
 let admin: string;
 let localGate: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   const gemini = createGeminiProvider({
     apiKey: 'test-gemini-key',
     baseUrl: server.url,
@@ -67,10 +66,8 @@ afterEach(() => {
   for (const release of leftOpen.splice(0)) release();
 });
 afterAll(async () => {
-  await server?.close();
   await t?.close();
 });
-beforeEach(() => server.reset());
 
 const calls = () => server.requests.filter((r) => r.path === STREAM_PATH).length;
 
@@ -247,11 +244,7 @@ describe('GET /workshop/items/:id/events', () => {
     await late.ended;
     expect(late.events).toEqual([{ type: 'complete', data: expect.objectContaining({ id: done, status: 'completed' }) }]);
 
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, { promptFeedback: { blockReason: 'SAFETY' }, modelVersion: 'gemini-text-test-001' }, '\r\n\r\n');
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer([{ promptFeedback: { blockReason: 'SAFETY' }, modelVersion: 'gemini-text-test-001' }], '\r\n\r\n'));
     const blocked = await create('blocked words', 'gemini');
     const watcher = openEvents(blocked);
     await watcher.ended;

@@ -1,5 +1,5 @@
-// Settings rows for the videos kept on this device (issue 25): how much space they take against the
-// budget, the budget, "keep the newest N by themselves", and removing them all.
+// Settings rows for the videos kept on this device: how much space they take against the budget,
+// the budget, "keep the newest N by themselves", and removing them all.
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { formatBytes } from '../../../components/offline/offline-settings';
@@ -40,42 +40,53 @@ export function KeptVideosSettings() {
           </button>
         ) : null}
       </div>
-      <div className="offline-settings__row">
-        <label htmlFor="kept-videos-budget">
-          <strong>{t('settings.keptVideos.budget')}</strong>
-        </label>
-        <select
-          id="kept-videos-budget"
-          className="input offline-settings__select"
-          value={settings.budgetMb}
-          data-testid="kept-videos-budget"
-          onChange={(e) => void saveKeptVideoSettings({ ...settings, budgetMb: Number(e.target.value) })}
-        >
-          {BUDGET_CHOICES_MB.map((mb) => (
-            <option key={mb} value={mb}>
-              {formatBytes(mb * 1024 * 1024, language)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="offline-settings__row">
-        <label htmlFor="kept-videos-latest">
-          <strong>{t('settings.keptVideos.latest')}</strong>
-        </label>
-        <select
-          id="kept-videos-latest"
-          className="input offline-settings__select"
-          value={settings.latest}
-          data-testid="kept-videos-latest"
-          onChange={(e) => void saveKeptVideoSettings({ ...settings, latest: Number(e.target.value) })}
-        >
-          {LATEST_CHOICES.map((n) => (
-            <option key={n} value={n}>
-              {n === 0 ? t('settings.keptVideos.latestOff') : t('settings.keptVideos.latestN', { count: n })}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ChoiceRow
+        name="kept-videos-budget"
+        label={t('settings.keptVideos.budget')}
+        value={settings.budgetMb}
+        choices={BUDGET_CHOICES_MB}
+        describe={(mb) => formatBytes(mb * 1024 * 1024, language)}
+        onChange={(budgetMb) => void saveKeptVideoSettings({ ...settings, budgetMb })}
+      />
+      <ChoiceRow
+        name="kept-videos-latest"
+        label={t('settings.keptVideos.latest')}
+        value={settings.latest}
+        choices={LATEST_CHOICES}
+        describe={(n) => (n === 0 ? t('settings.keptVideos.latestOff') : t('settings.keptVideos.latestN', { count: n }))}
+        onChange={(latest) => void saveKeptVideoSettings({ ...settings, latest })}
+      />
+    </div>
+  );
+}
+
+/** A labelled row choosing one number of a list; `name` is the select's id and test id. */
+function ChoiceRow(props: {
+  name: string;
+  label: string;
+  value: number;
+  choices: readonly number[];
+  describe: (choice: number) => string;
+  onChange: (choice: number) => void;
+}) {
+  return (
+    <div className="offline-settings__row">
+      <label htmlFor={props.name}>
+        <strong>{props.label}</strong>
+      </label>
+      <select
+        id={props.name}
+        className="input offline-settings__select"
+        value={props.value}
+        data-testid={props.name}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+      >
+        {props.choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {props.describe(choice)}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

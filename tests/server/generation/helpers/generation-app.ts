@@ -12,6 +12,7 @@ import type { GenerationProviders } from '../../../../server/modules/generation/
 import type { GenerationOverrides } from '../../../../server/modules/generation/generation-module.js';
 import { ensureAdmin } from '../../../../server/modules/users/ensure-admin.js';
 import { POSTGRES_URL, dropSchema, uniqueSchema, type DatabaseKind } from '../../helpers/databases.js';
+import { testServerEnv } from '../../helpers/test-config.js';
 
 export const ADMIN = { account: 'gen-admin', password: 'admin-secret' };
 
@@ -100,13 +101,7 @@ export async function createGenerationApp(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-gen-'));
   const schema = kind === 'postgres' ? uniqueSchema() : undefined;
   const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ADMIN_ACCOUNT: ADMIN.account,
-    ADMIN_PASSWORD: ADMIN.password,
-    STATIC_DIR: path.join(dataDir, 'no-pwa'),
-    ARGON2_MEMORY_KIB: '1024',
-    ARGON2_TIME_COST: '1',
+    ...testServerEnv(dataDir, ADMIN),
     ...(kind === 'postgres' ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : {}),
     ...extra.env,
   });

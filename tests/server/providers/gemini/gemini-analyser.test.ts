@@ -1,28 +1,18 @@
 // The Gemini adapter's analysis against a local server speaking Gemini's wire format:
 // POST /v1beta/models/{model}:streamGenerateContent?alt=sse answered with `data: <GenerateContentResponse>`
 // events (no [DONE]), error bodies in google.rpc.Status form, RetryInfo delays, safety blocks.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type AnalyseInput } from '../../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../../server/providers/gemini/gemini-provider.js';
-import { gifImage, openSse, pause, pieces, pngImage, ProviderTestServer, sendJson, writeSse } from '../provider-test-server.js';
-import {
-  expectProviderError,
-  GEMINI_REQUEST_LIMIT,
-  geminiChunk,
-  largeScanPng,
-  rpcError,
-  SAMPLE_ANALYSIS,
-  TEST_RETRY,
-  withRequestLimit,
-} from './gemini-fixtures.js';
+import { gifImage, openSse, pause, pieces, pngImage, sendJson, sseAnswer, textReader, unreachableUrl, useProviderTestServer, writeSse } from '../provider-test-server.js';
+import { expectProviderError, GEMINI_REQUEST_LIMIT, geminiChunk, geminiTextStream, largeScanPng, rpcError, SAMPLE_ANALYSIS, TEST_RETRY, withRequestLimit } from './gemini-fixtures.js';
 
 const STREAM_PATH = '/v1beta/models/gemini-text-test:streamGenerateContent';
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let input: Omit<AnalyseInput, 'signal'>;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   input = {
     prompt: 'A summer dress for the fair',
     fabric: { fabric_name: 'Rose voile', composition: '100% cotton', weight: '80', drape: 'strong' },
@@ -32,8 +22,6 @@ beforeAll(async () => {
     language: 'en-US',
   };
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const provider = () =>
   createGeminiProvider({ apiKey: 'test-gemini-key', baseUrl: server.url, textModel: 'gemini-text-test', imageModel: 'gemini-image-test', retry: TEST_RETRY });
@@ -102,12 +90,7 @@ describe('Gemini analysis', () => {
 
   it('hands over the whole prose at the end when the model writes another field first', async () => {
     const { analysis, ...rest } = SAMPLE_ANALYSIS;
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(JSON.stringify({ ...rest, analysis }), 40)) writeSse(res, geminiChunk(piece));
-      writeSse(res, geminiChunk('', 'STOP'));
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer(geminiTextStream(JSON.stringify({ ...rest, analysis }), 40)));
     const chunks: string[] = [];
     const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, (c) => chunks.push(c));
     expect(chunks).toEqual([analysis]);
@@ -115,63 +98,30 @@ describe('Gemini analysis', () => {
   });
 
   it('refuses JSON in the wrong shape as bad_response', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk(JSON.stringify({ analysis: 'fine prose', colors: 'red' }), 'STOP'));
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk(JSON.stringify({ analysis: 'fine prose', colors: 'red' }), 'STOP')]));
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'bad_response', /wrong shape/);
   });
 
   it('refuses a garbage event as bad_response', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, '<html>proxy error</html>');
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer(['<html>proxy error</html>']));
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'bad_response');
   });
 
   it('treats a stream that ends cleanly without a finishReason as cut: asked again, the shown text reset first', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"analysis": "The print is a half'), '\r\n\r\n');
-      res.end();
-    }, 1);
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(escapedAnswerJson(), 11)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
-      res.end();
-    });
-    let streamedInAll = 0;
-    let shown = '';
-    let restarts = 0;
-    const result = await provider().analyser.analyse(
-      { ...input, signal: new AbortController().signal },
-      (chunk) => {
-        streamedInAll += chunk.length;
-        shown += chunk;
-      },
-      () => {
-        restarts += 1;
-        shown = '';
-      },
-    );
-    expect(restarts).toBe(1);
-    expect(shown).toBe(SAMPLE_ANALYSIS.analysis);
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{"analysis": "The print is a half')], '\r\n\r\n'), 1);
+    server.on('POST', STREAM_PATH, sseAnswer(geminiTextStream(escapedAnswerJson(), 11), '\r\n\r\n'));
+    const reader = textReader();
+    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, reader.show, reader.restart);
+    expect(reader.restarts).toBe(1);
+    expect(reader.shown).toBe(SAMPLE_ANALYSIS.analysis);
     expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
     // The cut text was streamed too, but the reset took it back before the whole came.
-    expect(streamedInAll).toBe('The print is a half'.length + SAMPLE_ANALYSIS.analysis.length);
+    expect(reader.streamedInAll).toBe('The print is a half'.length + SAMPLE_ANALYSIS.analysis.length);
     expect(server.requests).toHaveLength(2);
   });
 
   it('gives a persistently cut stream to the job runner as unavailable (retryable)', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"analysis": "half of it'));
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{"analysis": "half of it')]));
     const error = await expectProviderError(
       provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}, () => {}),
       'unavailable',
@@ -182,43 +132,22 @@ describe('Gemini analysis', () => {
   });
 
   it('asks again after a 503 inside the stream once prose was shown, when the reader can drop it', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"analysis": "The print is'));
-      writeSse(res, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'));
-      res.end();
-    }, 1);
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk(JSON.stringify(SAMPLE_ANALYSIS), 'STOP'));
-      res.end();
-    });
-    let shown = '';
-    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, (c) => (shown += c), () => (shown = ''));
-    expect(shown).toBe(result.text);
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{"analysis": "The print is'), rpcError(503, 'UNAVAILABLE', 'The model is overloaded.')]), 1);
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk(JSON.stringify(SAMPLE_ANALYSIS), 'STOP')]));
+    const reader = textReader();
+    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, reader.show, reader.restart);
+    expect(reader.shown).toBe(result.text);
     expect(server.requests).toHaveLength(2);
   });
 
   it('maps promptFeedback.blockReason and finishReason SAFETY to safety, MAX_TOKENS to bad_response', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: 'x' });
-      res.end();
-    }, 1);
+    server.on('POST', STREAM_PATH, sseAnswer([{ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: 'x' }]), 1);
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'safety', /PROHIBITED_CONTENT/);
 
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"analysis": "The', 'SAFETY'));
-      res.end();
-    }, 1);
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{"analysis": "The', 'SAFETY')]), 1);
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'safety', /SAFETY/);
 
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"analysis": "The', 'MAX_TOKENS'));
-      res.end();
-    }, 1);
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{"analysis": "The', 'MAX_TOKENS')]), 1);
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}), 'bad_response', /length limit/);
   });
 
@@ -281,12 +210,7 @@ describe('Gemini analysis', () => {
   });
 
   it('does not retry a mid-stream error once prose has been streamed', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"analysis": "The print is'));
-      writeSse(res, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'));
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{"analysis": "The print is'), rpcError(503, 'UNAVAILABLE', 'The model is overloaded.')]));
     const chunks: string[] = [];
     await expectProviderError(provider().analyser.analyse({ ...input, signal: new AbortController().signal }, (c) => chunks.push(c)), 'unavailable');
     expect(chunks.join('')).toBe('The print is');
@@ -294,17 +218,8 @@ describe('Gemini analysis', () => {
   });
 
   it('retries a mid-stream error that came before any prose', async () => {
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{'));
-      writeSse(res, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'));
-      res.end();
-    }, 1);
-    server.on('POST', STREAM_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk(JSON.stringify(SAMPLE_ANALYSIS), 'STOP'));
-      res.end();
-    });
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk('{'), rpcError(503, 'UNAVAILABLE', 'The model is overloaded.')]), 1);
+    server.on('POST', STREAM_PATH, sseAnswer([geminiChunk(JSON.stringify(SAMPLE_ANALYSIS), 'STOP')]));
     const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, () => {});
     expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
     expect(server.requests).toHaveLength(2);
@@ -323,10 +238,7 @@ describe('Gemini analysis', () => {
   });
 
   it('reports an unreachable server as unavailable', async () => {
-    const gone = await ProviderTestServer.start();
-    const url = gone.url;
-    await gone.close();
-    const adapter = createGeminiProvider({ apiKey: 'k', baseUrl: url, textModel: 'm', imageModel: 'i', retry: { ...TEST_RETRY, retries: 0 } });
+    const adapter = createGeminiProvider({ apiKey: 'k', baseUrl: await unreachableUrl(), textModel: 'm', imageModel: 'i', retry: { ...TEST_RETRY, retries: 0 } });
     const error = await adapter.analyser.analyse({ ...input, signal: new AbortController().signal }, () => {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).toBe('unavailable');

@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import sharp from 'sharp';
 import type { RetryPolicy } from '../../../../server/providers/gemini/gemini-retry.js';
-import { sendJson, type Handler, type RecordedRequest } from '../provider-test-server.js';
+import { pieces, sendJson, type Handler, type RecordedRequest } from '../provider-test-server.js';
 
 export { expectProviderError } from '../provider-assertions.js';
 export { SAMPLE_ANALYSIS, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from '../sample-answers.js';
@@ -16,6 +16,11 @@ export function geminiChunk(text: string, finishReason?: string) {
     candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(finishReason ? { finishReason } : {}) }],
     modelVersion: 'gemini-text-test-001',
   };
+}
+
+/** A whole streamed text answer: `text` in pieces of `size` characters, then the STOP. */
+export function geminiTextStream(text: string, size: number): unknown[] {
+  return [...pieces(text, size).map((piece) => geminiChunk(piece)), geminiChunk('', 'STOP')];
 }
 
 /** A GenerateContentResponse with inline parts (images, text). */

@@ -2,39 +2,25 @@
 // server speaking :generateContent: inline image parts in and out, imageConfig.aspectRatio,
 // responseSchema JSON, IMAGE_SAFETY / NO_IMAGE refusals, garbage image data.
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GeneratedImage, InputImage } from '../../../../server/providers/capabilities.js';
 import { createGeminiProvider } from '../../../../server/providers/gemini/gemini-provider.js';
-import { openSse, pieces, pngImage, ProviderTestServer, sendJson, writeSse, type RecordedRequest } from '../provider-test-server.js';
-import {
-  expectProviderError,
-  geminiChunk,
-  geminiParts,
-  GEMINI_REQUEST_LIMIT,
-  largeScanPng,
-  rpcError,
-  SAMPLE_ENHANCED_TEXT,
-  SAMPLE_VIDEO_PROMPTS,
-  TEST_RETRY,
-  withRequestLimit,
-} from './gemini-fixtures.js';
+import { draftsReader, openSse, pieces, pngImage, type RecordedRequest, sendJson, sseAnswer, textReader, useProviderTestServer, writeSse } from '../provider-test-server.js';
+import { expectProviderError, GEMINI_REQUEST_LIMIT, geminiChunk, geminiParts, geminiTextStream, largeScanPng, rpcError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS, TEST_RETRY, withRequestLimit } from './gemini-fixtures.js';
 
 const IMAGE_PATH = '/v1beta/models/gemini-image-test:generateContent';
 const TEXT_PATH = '/v1beta/models/gemini-text-test:generateContent';
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let modelImage: InputImage;
 let patternImage: InputImage;
 let generatedPng: Buffer;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   modelImage = { data: await pngImage(400, 600), mimeType: 'image/png', role: 'model', width: 400, height: 600 };
   patternImage = { data: await pngImage(256, 256, '#2ecc71'), mimeType: 'image/png', role: 'pattern', width: 256, height: 256 };
   generatedPng = await pngImage(288, 512, '#8e44ad');
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const provider = () =>
   createGeminiProvider({ apiKey: 'test-gemini-key', baseUrl: server.url, textModel: 'gemini-text-test', imageModel: 'gemini-image-test', retry: TEST_RETRY });
@@ -321,23 +307,18 @@ describe('Gemini workshop', () => {
 describe('Gemini video prompts, streamed', () => {
   it('hands each option\'s prompt text over as it is written (streamGenerateContent), and the whole at the end', async () => {
     const STREAM = '/v1beta/models/gemini-text-test:streamGenerateContent';
-    server.on('POST', STREAM, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(JSON.stringify(SAMPLE_VIDEO_PROMPTS), 13)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
-      res.end();
-    });
-    const drafts: string[] = [];
+    server.on('POST', STREAM, sseAnswer(geminiTextStream(JSON.stringify(SAMPLE_VIDEO_PROMPTS), 13), '\r\n\r\n'));
+    const reader = draftsReader();
     let pieceCount = 0;
     const result = await provider().promptWriter.writeVideoPrompts(
       { image: modelImage, fabric: {}, userPrompt: 'graceful', count: 3, language: 'en-US', signal: new AbortController().signal },
       (piece) => {
         pieceCount += 1;
-        drafts[piece.index] = (drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
+        reader.show(piece);
       },
     );
     expect(pieceCount).toBeGreaterThan(3);
-    expect(drafts).toEqual(result.prompts.map((p) => p.prompt));
+    expect(reader.drafts).toEqual(result.prompts.map((p) => p.prompt));
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.query.get('alt')).toBe('sse');
   });
@@ -385,46 +366,20 @@ describe('Gemini workshop text, streamed', () => {
   });
 
   it('asks again after a stream cut mid-text, telling the reader to drop what it showed: never a sentence twice (2 calls)', async () => {
-    server.on('POST', STREAM, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(escaped.slice(0, 60), 7)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      // A 503 inside the stream, as Gemini sends one.
-      writeSse(res, rpcError(503, 'UNAVAILABLE', 'The model is overloaded.'), '\r\n\r\n');
-      res.end();
-    }, 1);
-    server.on('POST', STREAM, (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(escaped, 7)) writeSse(res, geminiChunk(piece), '\r\n\r\n');
-      writeSse(res, geminiChunk('', 'STOP'), '\r\n\r\n');
-      res.end();
-    });
-    let shown = '';
-    let longest = '';
-    let restarts = 0;
-    const result = await provider().enhancer.enhance(
-      input(),
-      (chunk) => {
-        shown += chunk;
-        if (shown.length > longest.length) longest = shown;
-      },
-      () => {
-        restarts += 1;
-        shown = '';
-      },
-    );
-    expect(restarts).toBe(1);
-    expect(shown).toBe(result.text);
+    // A 503 inside the stream, as Gemini sends one.
+    server.on('POST', STREAM, sseAnswer([...pieces(escaped.slice(0, 60), 7).map((piece) => geminiChunk(piece)), rpcError(503, 'UNAVAILABLE', 'The model is overloaded.')], '\r\n\r\n'), 1);
+    server.on('POST', STREAM, sseAnswer(geminiTextStream(escaped, 7), '\r\n\r\n'));
+    const reader = textReader();
+    const result = await provider().enhancer.enhance(input(), reader.show, reader.restart);
+    expect(reader.restarts).toBe(1);
+    expect(reader.shown).toBe(result.text);
     // What the reader held at its longest is the text once, never the cut start and then the whole.
-    expect(longest).toBe(CHINESE.text);
+    expect(reader.longest).toBe(CHINESE.text);
     expect(server.requests).toHaveLength(2);
   });
 
   it('does not ask again once text was shown to a reader that cannot drop it', async () => {
-    server.on('POST', STREAM, (_req, res) => {
-      openSse(res);
-      writeSse(res, geminiChunk('{"text": "Rose voile: a feather'), '\r\n\r\n');
-      res.end();
-    });
+    server.on('POST', STREAM, sseAnswer([geminiChunk('{"text": "Rose voile: a feather')], '\r\n\r\n'));
     await expectProviderError(provider().enhancer.enhance(input(), () => {}), 'unavailable', /before it was complete/);
     expect(server.requests).toHaveLength(1);
   });

@@ -2,26 +2,23 @@
 // (verified here with the secret key), image2video task creation, task polling, error codes.
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputImage, ProviderErrorKind, VideoRequest } from '../../../../server/providers/capabilities.js';
 import { createKlingVideoGenerator } from '../../../../server/providers/kling/kling-video-generator.js';
 import { expectProviderError } from '../provider-assertions.js';
-import { pngImage, ProviderTestServer, sendJson, sendText, type RecordedRequest } from '../provider-test-server.js';
+import { pngImage, type RecordedRequest, sendJson, sendText, useProviderTestServer } from '../provider-test-server.js';
 
 const ACCESS_KEY = 'ak-test-0123';
 const SECRET_KEY = 'sk-test-secret-4567';
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let firstFrame: InputImage;
 let lastFrame: InputImage;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   firstFrame = { data: await pngImage(1200, 800), mimeType: 'image/png', role: 'first-frame' };
   lastFrame = { data: await pngImage(900, 600, '#16a085'), mimeType: 'image/png', role: 'last-frame' };
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const generator = () =>
   createKlingVideoGenerator({ accessKey: ACCESS_KEY, secretKey: SECRET_KEY, baseUrl: server.url, model: 'kling-v2-1', pollIntervalMs: 10 });

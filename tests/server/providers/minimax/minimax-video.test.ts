@@ -1,23 +1,20 @@
 // The MiniMax (Hailuo) video adapter against a local server speaking MiniMax's documented HTTP API:
 // task creation, status polling, file retrieval, base_resp error codes, garbage answers.
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputImage, ProviderErrorKind, VideoRequest } from '../../../../server/providers/capabilities.js';
 import { createMinimaxVideoGenerator } from '../../../../server/providers/minimax/minimax-video-generator.js';
 import { expectProviderError } from '../provider-assertions.js';
-import { pngImage, ProviderTestServer, sendJson, sendText } from '../provider-test-server.js';
+import { pngImage, sendJson, sendText, unreachableUrl, useProviderTestServer } from '../provider-test-server.js';
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let firstFrame: InputImage;
 let lastFrame: InputImage;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   firstFrame = { data: await pngImage(720, 1000), mimeType: 'image/png', role: 'first-frame' };
   lastFrame = { data: await pngImage(800, 800, '#16a085'), mimeType: 'image/png', role: 'last-frame' };
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const generator = (model = 'MiniMax-Hailuo-02') => createMinimaxVideoGenerator({ apiKey: 'mm-test-key', baseUrl: server.url, model, pollIntervalMs: 10 });
 const ok = { status_code: 0, status_msg: 'success' };
@@ -179,10 +176,7 @@ describe('MiniMax video', () => {
   });
 
   it('reports an unreachable server as unavailable and a cancelled call as cancelled', async () => {
-    const gone = await ProviderTestServer.start();
-    const url = gone.url;
-    await gone.close();
-    await expectProviderError(createMinimaxVideoGenerator({ apiKey: 'k', baseUrl: url, model: 'MiniMax-Hailuo-02' }).pollVideo('t', signal()), 'unavailable');
+    await expectProviderError(createMinimaxVideoGenerator({ apiKey: 'k', baseUrl: await unreachableUrl(), model: 'MiniMax-Hailuo-02' }).pollVideo('t', signal()), 'unavailable');
     const controller = new AbortController();
     server.on('GET', '/v1/query/video_generation', () => controller.abort());
     await expectProviderError(generator().pollVideo('t1', controller.signal), 'cancelled');

@@ -1,19 +1,18 @@
 // The OpenAI-compatible adapter's analysis against a local server speaking the chat completions
 // wire format: `data: <chunk>` SSE events ending with `data: [DONE]`, response_format
 // json_schema, error bodies with status and Retry-After, a mid-stream error, refusals.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyseInput } from '../../../../server/providers/capabilities.js';
 import { createOpenAiProvider } from '../../../../server/providers/openai-compatible/openai-provider.js';
-import { openSse, pause, pieces, pngImage, ProviderTestServer, sendJson, writeSse } from '../provider-test-server.js';
-import { chatChunk, expectProviderError, openAiError, SAMPLE_ANALYSIS, schemaKeys } from './openai-fixtures.js';
+import { openSse, pause, pieces, pngImage, sendJson, sseAnswer, textReader, useProviderTestServer, writeSse } from '../provider-test-server.js';
+import { chatChunk, chatTextStream, expectProviderError, openAiError, SAMPLE_ANALYSIS, schemaKeys } from './openai-fixtures.js';
 
 const CHAT_PATH = '/v1/chat/completions';
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let input: Omit<AnalyseInput, 'signal'>;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   input = {
     prompt: 'A summer dress for the fair',
     fabric: { fabric_name: 'Rose voile', luster: 'soft' },
@@ -22,8 +21,6 @@ beforeAll(async () => {
     language: 'vi-VN',
   };
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 /** Retries as in production, waits short enough for tests. */
 const TEST_RETRY = { retries: 2, maxWaitMs: 1_000, fallbackWaitMs: 10 };
@@ -31,15 +28,7 @@ const provider = () => createOpenAiProvider({ apiKey: 'sk-test', baseUrl: `${ser
 const analyse = (onText: (chunk: string) => void = () => {}, signal = new AbortController().signal) =>
   provider().analyser.analyse({ ...input, signal }, onText);
 
-function streamAnswer(json: string, size = 9) {
-  return (_req: unknown, res: Parameters<typeof writeSse>[0]) => {
-    openSse(res);
-    for (const piece of pieces(json, size)) writeSse(res, chatChunk({ content: piece }));
-    writeSse(res, chatChunk({}, 'stop'));
-    writeSse(res, '[DONE]');
-    res.end();
-  };
-}
+const streamAnswer = (json: string) => sseAnswer(chatTextStream(json, 9));
 
 describe('OpenAI-compatible analysis', () => {
   it('streams the prose while the JSON arrives and checks the whole against the schema', async () => {
@@ -94,37 +83,16 @@ describe('OpenAI-compatible analysis', () => {
   });
 
   it('maps a refusal and finish_reason content_filter to safety, length to bad_response', async () => {
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ refusal: "I can't help with that." }));
-      writeSse(res, chatChunk({}, 'stop'));
-      writeSse(res, '[DONE]');
-      res.end();
-    }, 1);
+    server.on('POST', CHAT_PATH, sseAnswer([chatChunk({ refusal: "I can't help with that." }), chatChunk({}, 'stop'), '[DONE]']), 1);
     await expectProviderError(analyse(), 'safety', /refused/);
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ content: '{"analysis": "The' }, 'content_filter'));
-      writeSse(res, '[DONE]');
-      res.end();
-    }, 1);
+    server.on('POST', CHAT_PATH, sseAnswer([chatChunk({ content: '{"analysis": "The' }, 'content_filter'), '[DONE]']), 1);
     await expectProviderError(analyse(), 'safety', /content filter/);
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ content: '{"analysis": "The' }, 'length'));
-      writeSse(res, '[DONE]');
-      res.end();
-    }, 1);
+    server.on('POST', CHAT_PATH, sseAnswer([chatChunk({ content: '{"analysis": "The' }, 'length'), '[DONE]']), 1);
     await expectProviderError(analyse(), 'bad_response', /length limit/);
   });
 
   it('reports a mid-stream error event after the prose began, keeping what was streamed', async () => {
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ content: '{"analysis": "The print' }));
-      writeSse(res, openAiError('The server is overloaded', 'server_error'));
-      res.end();
-    });
+    server.on('POST', CHAT_PATH, sseAnswer([chatChunk({ content: '{"analysis": "The print' }), openAiError('The server is overloaded', 'server_error')]));
     const chunks: string[] = [];
     await expectProviderError(analyse((c) => chunks.push(c)), 'unavailable', /overloaded/);
     expect(chunks.join('')).toBe('The print');
@@ -133,11 +101,7 @@ describe('OpenAI-compatible analysis', () => {
   });
 
   it('refuses garbage events and JSON of the wrong shape as bad_response', async () => {
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, '{"choices": [');
-      res.end();
-    }, 1);
+    server.on('POST', CHAT_PATH, sseAnswer(['{"choices": [']), 1);
     await expectProviderError(analyse(), 'bad_response');
     server.on('POST', CHAT_PATH, streamAnswer(JSON.stringify({ analysis: 'prose', summary: 's' })), 1);
     await expectProviderError(analyse(), 'bad_response', /wrong shape/);
@@ -177,41 +141,24 @@ describe('OpenAI-compatible analysis', () => {
 
 describe('OpenAI-compatible analysis: cut streams and rate-limit hints', () => {
   it('asks again when the stream ends without a finish reason or [DONE], telling the reader to drop what it showed', async () => {
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ content: '{"analysis": "The print is half' }));
-      // A clean end: no finish_reason, no data: [DONE].
-      res.end();
-    }, 1);
+    // A clean end: no finish_reason, no data: [DONE].
+    server.on('POST', CHAT_PATH, sseAnswer([chatChunk({ content: '{"analysis": "The print is half' })]), 1);
     server.on('POST', CHAT_PATH, streamAnswer(JSON.stringify(SAMPLE_ANALYSIS)));
-    const shown: string[] = [];
-    let restarts = 0;
-    const result = await provider().analyser.analyse(
-      { ...input, signal: new AbortController().signal },
-      (chunk) => shown.push(chunk),
-      () => {
-        restarts += 1;
-        shown.length = 0;
-      },
-    );
-    expect(restarts).toBe(1);
+    const reader = textReader();
+    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, reader.show, reader.restart);
+    expect(reader.restarts).toBe(1);
     // What the reader holds after the reset is the saved text, once.
-    expect(shown.join('')).toBe(SAMPLE_ANALYSIS.analysis);
+    expect(reader.shown).toBe(SAMPLE_ANALYSIS.analysis);
     expect(result.text).toBe(SAMPLE_ANALYSIS.analysis);
     expect(server.requests).toHaveLength(2);
   });
 
   it('asks again after an in-stream error event, once the reader can drop the text', async () => {
-    server.on('POST', CHAT_PATH, (_req, res) => {
-      openSse(res);
-      writeSse(res, chatChunk({ content: '{"analysis": "The print' }));
-      writeSse(res, openAiError('The server is overloaded', 'server_error'));
-      res.end();
-    }, 1);
+    server.on('POST', CHAT_PATH, sseAnswer([chatChunk({ content: '{"analysis": "The print' }), openAiError('The server is overloaded', 'server_error')]), 1);
     server.on('POST', CHAT_PATH, streamAnswer(JSON.stringify(SAMPLE_ANALYSIS)));
-    let text = '';
-    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, (c) => (text += c), () => (text = ''));
-    expect(text).toBe(result.text);
+    const reader = textReader();
+    const result = await provider().analyser.analyse({ ...input, signal: new AbortController().signal }, reader.show, reader.restart);
+    expect(reader.shown).toBe(result.text);
     expect(server.requests).toHaveLength(2);
   });
 

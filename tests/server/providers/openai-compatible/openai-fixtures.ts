@@ -1,4 +1,5 @@
 // OpenAI wire-format pieces for the adapter tests (chat.completion, chat.completion.chunk, error bodies).
+import { pieces } from '../provider-test-server.js';
 export { expectProviderError } from '../provider-assertions.js';
 export { SAMPLE_ANALYSIS, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from '../sample-answers.js';
 
@@ -10,6 +11,11 @@ export function chatChunk(delta: { content?: string; refusal?: string }, finishR
     model,
     choices: [{ index: 0, delta, finish_reason: finishReason }],
   };
+}
+
+/** A whole streamed chat answer: `text` in pieces of `size` characters, the stop, then [DONE]. */
+export function chatTextStream(text: string, size: number): unknown[] {
+  return [...pieces(text, size).map((piece) => chatChunk({ content: piece })), chatChunk({}, 'stop'), '[DONE]'];
 }
 
 export function chatCompletion(content: string | null, finishReason = 'stop', refusal: string | null = null) {

@@ -1,25 +1,22 @@
 // The OpenAI-compatible adapter's images (images/edits multipart and images/generations →
 // b64_json), video prompts and workshop against a local server speaking OpenAI's wire format.
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputImage } from '../../../../server/providers/capabilities.js';
 import { createOpenAiProvider } from '../../../../server/providers/openai-compatible/openai-provider.js';
-import { openSse, pieces, pngImage, ProviderTestServer, sendJson, sendText, writeSse, type RecordedRequest } from '../provider-test-server.js';
-import { chatChunk, chatCompletion, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
+import { draftsReader, pieces, pngImage, type RecordedRequest, sendJson, sendText, sseAnswer, textReader, useProviderTestServer } from '../provider-test-server.js';
+import { chatChunk, chatCompletion, chatTextStream, expectProviderError, openAiError, SAMPLE_ENHANCED_TEXT, SAMPLE_VIDEO_PROMPTS } from './openai-fixtures.js';
 
-let server: ProviderTestServer;
+const server = useProviderTestServer();
 let modelImage: InputImage;
 let patternImage: InputImage;
 let generatedPng: Buffer;
 
 beforeAll(async () => {
-  server = await ProviderTestServer.start();
   modelImage = { data: await pngImage(400, 600), mimeType: 'image/png', role: 'model' };
   patternImage = { data: await pngImage(256, 256, '#2ecc71'), mimeType: 'image/png', role: 'pattern' };
   generatedPng = await pngImage(256, 384, '#8e44ad');
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 /** Retries as in production, waits short enough for tests. */
 const TEST_RETRY = { retries: 2, maxWaitMs: 1_000, fallbackWaitMs: 10 };
@@ -255,32 +252,16 @@ describe('OpenAI-compatible workshop', () => {
 describe('OpenAI-compatible video prompts, streamed', () => {
   it('streams each option\'s prompt text as it is written, and asks again after a cut, dropping what it showed', async () => {
     const json = JSON.stringify(SAMPLE_VIDEO_PROMPTS);
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json.slice(0, 120), 11)) writeSse(res, chatChunk({ content: piece }));
-      res.end();
-    }, 1);
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json, 11)) writeSse(res, chatChunk({ content: piece }));
-      writeSse(res, chatChunk({}, 'stop'));
-      writeSse(res, '[DONE]');
-      res.end();
-    });
-    let drafts: string[] = [];
-    let restarts = 0;
+    server.on('POST', '/v1/chat/completions', sseAnswer(pieces(json.slice(0, 120), 11).map((piece) => chatChunk({ content: piece }))), 1);
+    server.on('POST', '/v1/chat/completions', sseAnswer(chatTextStream(json, 11)));
+    const reader = draftsReader();
     const result = await provider().promptWriter.writeVideoPrompts(
       { image: modelImage, fabric: {}, userPrompt: 'graceful', count: 3, language: 'en-US', signal: new AbortController().signal },
-      (piece) => {
-        drafts[piece.index] = (drafts[piece.index] ?? '').slice(0, piece.offset) + piece.content;
-      },
-      () => {
-        restarts += 1;
-        drafts = [];
-      },
+      reader.show,
+      reader.restart,
     );
-    expect(restarts).toBe(1);
-    expect(drafts).toEqual(result.prompts.map((p) => p.prompt));
+    expect(reader.restarts).toBe(1);
+    expect(reader.drafts).toEqual(result.prompts.map((p) => p.prompt));
     expect(server.requests).toHaveLength(2);
     expect((server.requests[1]!.json as { stream?: boolean }).stream).toBe(true);
   });
@@ -300,13 +281,7 @@ describe('OpenAI-compatible workshop text, streamed', () => {
   const json = JSON.stringify(SAMPLE_ENHANCED_TEXT);
 
   it('streams the text as it is written (stream: true), exactly the result\'s text (1 call)', async () => {
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json, 9)) writeSse(res, chatChunk({ content: piece }));
-      writeSse(res, chatChunk({}, 'stop'));
-      writeSse(res, '[DONE]');
-      res.end();
-    });
+    server.on('POST', '/v1/chat/completions', sseAnswer(chatTextStream(json, 9)));
     const chunks: string[] = [];
     const result = await provider().enhancer.enhance(input(), (chunk) => chunks.push(chunk));
     expect(result).toMatchObject({ text: SAMPLE_ENHANCED_TEXT.text, confidence: 0.82, model: 'test-chat-model-2025' });
@@ -317,60 +292,23 @@ describe('OpenAI-compatible workshop text, streamed', () => {
   });
 
   it('asks again when the stream ends without a finish reason or [DONE], the reader dropping what it showed (2 calls)', async () => {
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json.slice(0, 50), 9)) writeSse(res, chatChunk({ content: piece }));
-      res.end();
-    }, 1);
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json, 9)) writeSse(res, chatChunk({ content: piece }));
-      writeSse(res, chatChunk({}, 'stop'));
-      writeSse(res, '[DONE]');
-      res.end();
-    });
-    let shown = '';
-    let longest = '';
-    let restarts = 0;
-    const result = await provider().enhancer.enhance(
-      input(),
-      (chunk) => {
-        shown += chunk;
-        if (shown.length > longest.length) longest = shown;
-      },
-      () => {
-        restarts += 1;
-        shown = '';
-      },
-    );
-    expect(restarts).toBe(1);
-    expect(shown).toBe(result.text);
-    expect(longest).toBe(SAMPLE_ENHANCED_TEXT.text);
+    server.on('POST', '/v1/chat/completions', sseAnswer(pieces(json.slice(0, 50), 9).map((piece) => chatChunk({ content: piece }))), 1);
+    server.on('POST', '/v1/chat/completions', sseAnswer(chatTextStream(json, 9)));
+    const reader = textReader();
+    const result = await provider().enhancer.enhance(input(), reader.show, reader.restart);
+    expect(reader.restarts).toBe(1);
+    expect(reader.shown).toBe(result.text);
+    expect(reader.longest).toBe(SAMPLE_ENHANCED_TEXT.text);
     expect(server.requests).toHaveLength(2);
   });
 
   it('asks again after an in-stream error event once text was shown (2 calls)', async () => {
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json.slice(0, 40), 9)) writeSse(res, chatChunk({ content: piece }));
-      writeSse(res, openAiError('The server had an error while processing your request.', 'server_error'));
-      res.end();
-    }, 1);
-    server.on('POST', '/v1/chat/completions', (_req, res) => {
-      openSse(res);
-      for (const piece of pieces(json, 9)) writeSse(res, chatChunk({ content: piece }));
-      writeSse(res, chatChunk({}, 'stop'));
-      writeSse(res, '[DONE]');
-      res.end();
-    });
-    let shown = '';
-    let restarts = 0;
-    const result = await provider().enhancer.enhance(input(), (chunk) => (shown += chunk), () => {
-      restarts += 1;
-      shown = '';
-    });
-    expect(restarts).toBe(1);
-    expect(shown).toBe(result.text);
+    server.on('POST', '/v1/chat/completions', sseAnswer([...pieces(json.slice(0, 40), 9).map((piece) => chatChunk({ content: piece })), openAiError('The server had an error while processing your request.', 'server_error')]), 1);
+    server.on('POST', '/v1/chat/completions', sseAnswer(chatTextStream(json, 9)));
+    const reader = textReader();
+    const result = await provider().enhancer.enhance(input(), reader.show, reader.restart);
+    expect(reader.restarts).toBe(1);
+    expect(reader.shown).toBe(result.text);
     expect(server.requests).toHaveLength(2);
   });
 });
