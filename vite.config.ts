@@ -7,6 +7,7 @@ import { webManifest } from './src/sw/web-manifest';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './scripts/vite-precompress';
 import { localeParts } from './scripts/vite-locale-parts';
+import { bootScript } from './scripts/vite-boot-script';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -56,6 +57,20 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
       },
       devOptions: { enabled: false },
+    }),
+    // The route table of src/app/routing/lazy-pages.ts, for the boot script's preloads.
+    bootScript({
+      signIn: 'src/features/auth/components/login-page.tsx',
+      shell: 'src/app/layout/app-shell.tsx',
+      pages: {
+        '/': 'src/features/home/components/home-page.tsx',
+        '/image-processing': 'src/features/image-processing/components/image-processing-page.tsx',
+        '/video-generation': 'src/features/video-generation/components/video-generation-page.tsx',
+        '/gemini-banana': 'src/features/workshop/components/gemini-banana-page.tsx',
+        '/prompt-management': 'src/features/prompts/components/prompt-management-page.tsx',
+        '/history': 'src/features/history/components/history-page.tsx',
+        '/settings': 'src/features/settings/components/settings-page.tsx',
+      },
     }),
     precompress(),
   ],

@@ -1,6 +1,7 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { preloadRoute } from './app/routing/lazy-pages';
 import { startThemeSync } from './features/settings/model/theme';
 import { initI18n } from './i18n/i18n';
 import { getSession } from './lib/session/session-store';
@@ -27,11 +28,20 @@ const offlineData = bindOfflineDataToSession(queryClient).catch((error: unknown)
   // No IndexedDB (private mode, blocked): the app still works online.
   console.warn('offline data unavailable', error);
 });
-// Without a session only the sign-in screen's part of them (i18n/locale-parts.ts).
-void Promise.all([initI18n({ all: getSession().isLoggedIn }), offlineData]).finally(() => {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+// The opening route's chunks load alongside (lazy-pages.ts), so its page renders at once rather
+// than behind a spinner and a second round of requests.
+const signedIn = getSession().isLoggedIn;
+const route = preloadRoute(location.hash.replace(/^#/, '').split('?')[0] || '/', signedIn);
+// Without a session only the sign-in screen's part of the strings (i18n/locale-parts.ts).
+void Promise.all([initI18n({ all: signedIn }), offlineData, route]).finally(() => {
+  const reactRoot = createRoot(root);
+  // A transition: React renders the first screen in slices of a few milliseconds and yields in
+  // between, instead of one long task that blocks input until the whole page is built.
+  startTransition(() => {
+    reactRoot.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 });
