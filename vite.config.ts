@@ -8,6 +8,7 @@ import pkg from './package.json' with { type: 'json' };
 import { precompress } from './scripts/vite-precompress';
 import { localeParts } from './scripts/vite-locale-parts';
 import { bootScript } from './scripts/vite-boot-script';
+import { inlineEntryCss } from './scripts/vite-inline-entry-css';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -61,7 +62,8 @@ export default defineConfig({
     // The route table of src/app/routing/lazy-pages.ts, for the boot script's preloads.
     bootScript({
       signIn: 'src/features/auth/components/login-page.tsx',
-      shell: 'src/app/layout/app-shell.tsx',
+      // With a session, main.tsx also binds the offline data before the first render.
+      shell: ['src/app/layout/app-shell.tsx', 'src/lib/offline/user-scope.ts'],
       pages: {
         '/': 'src/features/home/components/home-page.tsx',
         '/image-processing': 'src/features/image-processing/components/image-processing-page.tsx',
@@ -72,6 +74,7 @@ export default defineConfig({
         '/settings': 'src/features/settings/components/settings-page.tsx',
       },
     }),
+    inlineEntryCss(),
     precompress(),
   ],
   // LOOM_BUILD_ID names a build (CI sets the commit), else version + build time: each deploy is a

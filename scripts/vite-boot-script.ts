@@ -13,8 +13,8 @@ const LOCALE_CHUNK = /[\\/]src[\\/]i18n[\\/]locales[\\/]([a-z]{2}-[A-Z]{2})-(fir
 export interface RouteModules {
   /** The sign-in page's module. */
   signIn: string;
-  /** The signed-in pages' layout. */
-  shell: string;
+  /** What every signed-in start needs before its first render: the pages' layout and more. */
+  shell: readonly string[];
   /** Each signed-in page's module by its path. */
   pages: Record<string, string>;
 }
@@ -81,7 +81,7 @@ export function routeChunks(
   }
   return {
     signIn: filesOf(routes.signIn),
-    shell: filesOf(routes.shell),
+    shell: [...new Set(routes.shell.flatMap(filesOf))],
     pages: Object.fromEntries(
       Object.entries(routes.pages).map(([route, module]) => [route, filesOf(module)]),
     ),

@@ -125,7 +125,7 @@ describe('route table from a bundle', () => {
   it('lists each route chunk with its styles and imports, leaving out what the entry loads', () => {
     const table = routeChunks(
       bundle,
-      { signIn: 'src/login-page.tsx', shell: 'src/app-shell.tsx', pages: { '/': 'src/home-page.tsx' } },
+      { signIn: 'src/login-page.tsx', shell: ['src/app-shell.tsx'], pages: { '/': 'src/home-page.tsx' } },
       root,
       '/',
     );
@@ -144,7 +144,7 @@ describe('route table from a bundle', () => {
 
   it('fails the build when a route has no chunk of its own', () => {
     expect(() =>
-      routeChunks(bundle, { signIn: 'src/missing.tsx', shell: 'src/app-shell.tsx', pages: {} }, root, '/'),
+      routeChunks(bundle, { signIn: 'src/missing.tsx', shell: ['src/app-shell.tsx'], pages: {} }, root, '/'),
     ).toThrow(/no chunk for src\/missing.tsx/);
   });
 });
