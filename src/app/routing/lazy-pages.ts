@@ -1,9 +1,38 @@
 // Every page is its own chunk (spec §2: all pages load lazily). preloadRoute starts the chunks the
 // opening route needs while the strings and the offline cache load, so they are not a request
-// chain after the entry script.
-import { lazy } from 'react';
+// chain after the entry script, and a page whose chunk is already in renders at once.
+import { createElement, lazy, useState, type ComponentType } from 'react';
 import { loadAllStrings } from '../../i18n/i18n';
 import { isActivePath } from '../navigation/menu-entries';
+
+interface PageModule {
+  default: ComponentType;
+}
+
+/**
+ * React.lazy, except that a page already loaded (preloadRoute) renders directly: lazy() suspends
+ * on its first render even then, which commits the spinner and holds the page back until React's
+ * throttle for revealing suspended content (300 ms) has passed.
+ */
+function lazyPage(load: () => Promise<PageModule>): ComponentType & { preload(): Promise<void> } {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<PageModule> | null = null;
+  const loadOnce = () =>
+    (loading ??= load().then(
+      (module) => ((loaded = module.default), module),
+      (error: unknown) => {
+        loading = null; // a later visit tries again (the network may be back)
+        throw error;
+      },
+    ));
+  const Lazy = lazy(loadOnce);
+  function Page() {
+    // Chosen once per mounted page: switching from the lazy wrapper to the page would remount it.
+    const [direct] = useState(() => loaded);
+    return createElement(direct ?? Lazy);
+  }
+  return Object.assign(Page, { preload: () => loadOnce().then(() => undefined) });
+}
 
 const loadLoginPage = () => import('../../features/auth/components/login-page');
 const loadAppShell = () => import('../layout/app-shell');
@@ -17,40 +46,40 @@ const loadPromptManagementPage = () => import('../../features/prompts/components
 const loadHistoryPage = () => import('../../features/history/components/history-page');
 const loadSettingsPage = () => import('../../features/settings/components/settings-page');
 
-export const LoginPage = lazy(loadLoginPage);
+export const LoginPage = lazyPage(loadLoginPage);
 // Every signed-in page renders inside the shell: it waits for the signed-in pages' strings too.
-export const AppShell = lazy(() =>
+export const AppShell = lazyPage(() =>
   Promise.all([loadAppShell(), loadAllStrings().catch(() => undefined)]).then(([module]) => module),
 );
-export const HomePage = lazy(loadHomePage);
-export const ImageProcessingPage = lazy(loadImageProcessingPage);
-export const VideoGenerationPage = lazy(loadVideoGenerationPage);
-export const GeminiBananaPage = lazy(loadGeminiBananaPage);
-export const PromptManagementPage = lazy(loadPromptManagementPage);
-export const HistoryPage = lazy(loadHistoryPage);
-export const SettingsPage = lazy(loadSettingsPage);
+export const HomePage = lazyPage(loadHomePage);
+export const ImageProcessingPage = lazyPage(loadImageProcessingPage);
+export const VideoGenerationPage = lazyPage(loadVideoGenerationPage);
+export const GeminiBananaPage = lazyPage(loadGeminiBananaPage);
+export const PromptManagementPage = lazyPage(loadPromptManagementPage);
+export const HistoryPage = lazyPage(loadHistoryPage);
+export const SettingsPage = lazyPage(loadSettingsPage);
 
 /** The signed-in pages by path, as routed in app-routes.tsx. */
-const PAGE_LOADERS: readonly (readonly [string, () => Promise<unknown>])[] = [
-  ['/', loadHomePage],
-  ['/image-processing', loadImageProcessingPage],
-  ['/video-generation', loadVideoGenerationPage],
-  ['/gemini-banana', loadGeminiBananaPage],
-  ['/prompt-management', loadPromptManagementPage],
-  ['/history', loadHistoryPage],
-  ['/settings', loadSettingsPage],
+const PAGES: readonly (readonly [string, { preload(): Promise<void> }])[] = [
+  ['/', HomePage],
+  ['/image-processing', ImageProcessingPage],
+  ['/video-generation', VideoGenerationPage],
+  ['/gemini-banana', GeminiBananaPage],
+  ['/prompt-management', PromptManagementPage],
+  ['/history', HistoryPage],
+  ['/settings', SettingsPage],
 ];
 
 /**
- * Starts loading the chunks the route at `pathname` renders: the sign-in page for a visitor, else
- * the shell and the page (home for a path that redirects there). Resolves when they are in; a
- * failure is left to the page's own load, which shows it.
+ * Loads what the route at `pathname` renders: the sign-in page for a visitor, else the shell and
+ * the page (home for a path that redirects there). Resolves when they are in; a failure is left
+ * to the page's own load, which shows it.
  */
 export function preloadRoute(pathname: string, signedIn: boolean): Promise<void> {
-  const loaders = signedIn
-    ? [loadAppShell, PAGE_LOADERS.find(([path]) => isActivePath(path, pathname))?.[1] ?? loadHomePage]
-    : [loadLoginPage];
-  return Promise.all(loaders.map((load) => load())).then(
+  const pages = signedIn
+    ? [AppShell, PAGES.find(([path]) => isActivePath(path, pathname))?.[1] ?? HomePage]
+    : [LoginPage];
+  return Promise.all(pages.map((page) => page.preload())).then(
     () => undefined,
     () => undefined,
   );
