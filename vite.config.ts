@@ -7,6 +7,8 @@ import { webManifest } from './src/sw/web-manifest';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './scripts/vite-precompress';
 import { localeParts } from './scripts/vite-locale-parts';
+import { bootScript } from './scripts/vite-boot-script';
+import { inlineEntryCss } from './scripts/vite-inline-entry-css';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -57,6 +59,22 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    // The route table of src/app/routing/lazy-pages.ts, for the boot script's preloads.
+    bootScript({
+      signIn: 'src/features/auth/components/login-page.tsx',
+      // With a session, main.tsx also binds the offline data before the first render.
+      shell: ['src/app/layout/app-shell.tsx', 'src/lib/offline/user-scope.ts'],
+      pages: {
+        '/': 'src/features/home/components/home-page.tsx',
+        '/image-processing': 'src/features/image-processing/components/image-processing-page.tsx',
+        '/video-generation': 'src/features/video-generation/components/video-generation-page.tsx',
+        '/gemini-banana': 'src/features/workshop/components/gemini-banana-page.tsx',
+        '/prompt-management': 'src/features/prompts/components/prompt-management-page.tsx',
+        '/history': 'src/features/history/components/history-page.tsx',
+        '/settings': 'src/features/settings/components/settings-page.tsx',
+      },
+    }),
+    inlineEntryCss(),
     precompress(),
   ],
   // LOOM_BUILD_ID names a build (CI sets the commit), else version + build time: each deploy is a

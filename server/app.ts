@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { createAuthenticator, installAccessGuard } from './http/access-guard.js';
 import { installEnvelopeErrors } from './http/envelope-errors.js';
 import { collectOpenApi } from './http/openapi.js';
+import { pwaInlineScriptHashes } from './http/inline-scripts.js';
 import type { UploadBudget } from './http/upload-budget.js';
 import { registerAuthRoutes } from './modules/auth/auth-routes.js';
 import { registerUsersRoutes } from './modules/users/users-routes.js';
@@ -87,8 +88,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // wasm-unsafe-eval: the on-device upscaler runs WebAssembly; no inline script anywhere.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // wasm-unsafe-eval: the on-device upscaler runs WebAssembly. The one inline script, the
+        // PWA's boot script in index.html, is allowed by its hash (server/http/inline-scripts.ts).
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...pwaInlineScriptHashes(config.staticDir)],
         // Toast and dialog libraries inject <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

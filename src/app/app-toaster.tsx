@@ -54,6 +54,9 @@ export function AppToaster() {
       duration={4000}
       visibleToasts={3}
       theme={resolved}
+      // Every interface language is written left to right; sonner's default ('auto') reads the
+      // computed style of <html> while it renders, a forced style recalculation at start-up.
+      dir="ltr"
       richColors
       closeButton
       containerAriaLabel={t('common.notifications')}

@@ -17,7 +17,7 @@ interface PrecacheEntry {
 /** The page modules of the lazy page table: each must be its own precached chunk. */
 function lazyPageModules(): string[] {
   const table = readFileSync(path.resolve('src/app/routing/lazy-pages.ts'), 'utf8');
-  const names = [...table.matchAll(/lazy\(\(\) =>\s*(?:Promise\.all\(\[)?import\('([^']+)'\)/g)].map((m) =>
+  const names = [...table.matchAll(/const load\w+ = \(\) => import\('([^']+)'\)/g)].map((m) =>
     path.basename(m[1] ?? ''),
   );
   if (names.length === 0) throw new Error('no lazy pages found in src/app/routing/lazy-pages.ts');
@@ -74,6 +74,23 @@ test.describe('production build', () => {
     expect(html).toMatch(/<meta name="apple-mobile-web-app-capable" content="yes"/);
     expect(html).toMatch(/<link rel="apple-touch-icon"[^>]*href="\/icons\/apple-touch-icon-180.png"/);
     expect(html).toMatch(/<meta name="apple-mobile-web-app-title" content="Loom"/);
+  });
+
+  test('runs its boot script inline, with the chunks of the sign-in page and of every page to preload', () => {
+    const html = read('index.html');
+    expect(html).not.toMatch(/<script[^>]*src="\/theme-init\.js"/);
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(inline).toHaveLength(1);
+    const assets = readdirSync(path.join(dist, 'assets'));
+    for (const page of lazyPageModules()) {
+      const chunk = assets.find((f) => f.startsWith(`${page}-`) && f.endsWith('.js'));
+      expect(inline[0], page).toContain(`/assets/${chunk}`);
+    }
+    for (const strings of assets.filter((f) =>
+      /^(zh-CN|en-US|vi-VN|th-TH|id-ID)-(first|rest)-[\w-]+\.js$/.test(f),
+    )) {
+      expect(inline[0]).toContain(`/assets/${strings}`);
+    }
   });
 
   test('emits no source maps and no reference to one', () => {

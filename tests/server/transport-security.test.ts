@@ -1,6 +1,7 @@
 // What a probe of the served stack looks at beyond the API envelope: HTTPS-only headers that must
 // not break plain-HTTP LAN use, the server's own TLS, private data files, and no source maps.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -11,6 +12,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
+import { inlineScriptHashes } from '../../server/http/inline-scripts.js';
 import { createTestApp, type TestApp } from './helpers/test-app.js';
 
 const mode = (file: string) => statSync(file).mode & 0o777;
@@ -234,5 +236,32 @@ describe('source maps are never served', () => {
     }
     const script = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(script.statusCode).toBe(200);
+  });
+});
+
+describe('the inline boot script of the built PWA', () => {
+  let t: TestApp;
+  const boot = "document.documentElement.setAttribute('data-theme', 'dark');";
+  beforeAll(async () => {
+    const dist = mkdtempSync(path.join(tmpdir(), 'loom-dist-'));
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><title>Loom Studio</title><script>${boot}</script><script type="module" src="/assets/index.js"></script>`,
+    );
+    t = await createTestApp('sqlite', { STATIC_DIR: dist });
+  });
+  afterAll(() => t?.close());
+
+  it('is allowed by its hash, and no other inline script is', async () => {
+    const hash = createHash('sha256').update(boot).digest('base64');
+    expect(
+      inlineScriptHashes(`<script>${boot}</script><script src="/a.js"></script><script>\n</script>`),
+    ).toEqual([`'sha256-${hash}'`]);
+    const r = await t.app.inject({ method: 'GET', url: '/' });
+    const csp = String(r.headers['content-security-policy']);
+    expect(csp).toMatch(
+      new RegExp(`script-src 'self' 'wasm-unsafe-eval' 'sha256-${hash.replace(/[+/]/g, '\\$&')}'(;|$)`),
+    );
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   });
 });

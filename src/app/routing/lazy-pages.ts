@@ -1,16 +1,86 @@
-// Every page is its own chunk (spec §2: all pages load lazily).
-import { lazy } from 'react';
+// Every page is its own chunk (spec §2: all pages load lazily). preloadRoute starts the chunks the
+// opening route needs while the strings and the offline cache load, so they are not a request
+// chain after the entry script, and a page whose chunk is already in renders at once.
+import { createElement, lazy, useState, type ComponentType } from 'react';
 import { loadAllStrings } from '../../i18n/i18n';
+import { isActivePath } from '../navigation/menu-entries';
 
-export const LoginPage = lazy(() => import('../../features/auth/components/login-page'));
+interface PageModule {
+  default: ComponentType;
+}
+
+/**
+ * React.lazy, except that a page already loaded (preloadRoute) renders directly: lazy() suspends
+ * on its first render even then, which commits the spinner and holds the page back until React's
+ * throttle for revealing suspended content (300 ms) has passed.
+ */
+function lazyPage(load: () => Promise<PageModule>): ComponentType & { preload(): Promise<void> } {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<PageModule> | null = null;
+  const loadOnce = () =>
+    (loading ??= load().then(
+      (module) => ((loaded = module.default), module),
+      (error: unknown) => {
+        loading = null; // a later visit tries again (the network may be back)
+        throw error;
+      },
+    ));
+  const Lazy = lazy(loadOnce);
+  function Page() {
+    // Chosen once per mounted page: switching from the lazy wrapper to the page would remount it.
+    const [direct] = useState(() => loaded);
+    return createElement(direct ?? Lazy);
+  }
+  return Object.assign(Page, { preload: () => loadOnce().then(() => undefined) });
+}
+
+const loadLoginPage = () => import('../../features/auth/components/login-page');
+const loadAppShell = () => import('../layout/app-shell');
+const loadHomePage = () => import('../../features/home/components/home-page');
+const loadImageProcessingPage = () =>
+  import('../../features/image-processing/components/image-processing-page');
+const loadVideoGenerationPage = () =>
+  import('../../features/video-generation/components/video-generation-page');
+const loadGeminiBananaPage = () => import('../../features/workshop/components/gemini-banana-page');
+const loadPromptManagementPage = () => import('../../features/prompts/components/prompt-management-page');
+const loadHistoryPage = () => import('../../features/history/components/history-page');
+const loadSettingsPage = () => import('../../features/settings/components/settings-page');
+
+export const LoginPage = lazyPage(loadLoginPage);
 // Every signed-in page renders inside the shell: it waits for the signed-in pages' strings too.
-export const AppShell = lazy(() =>
-  Promise.all([import('../layout/app-shell'), loadAllStrings().catch(() => undefined)]).then(([module]) => module),
+export const AppShell = lazyPage(() =>
+  Promise.all([loadAppShell(), loadAllStrings().catch(() => undefined)]).then(([module]) => module),
 );
-export const HomePage = lazy(() => import('../../features/home/components/home-page'));
-export const ImageProcessingPage = lazy(() => import('../../features/image-processing/components/image-processing-page'));
-export const VideoGenerationPage = lazy(() => import('../../features/video-generation/components/video-generation-page'));
-export const GeminiBananaPage = lazy(() => import('../../features/workshop/components/gemini-banana-page'));
-export const PromptManagementPage = lazy(() => import('../../features/prompts/components/prompt-management-page'));
-export const HistoryPage = lazy(() => import('../../features/history/components/history-page'));
-export const SettingsPage = lazy(() => import('../../features/settings/components/settings-page'));
+export const HomePage = lazyPage(loadHomePage);
+export const ImageProcessingPage = lazyPage(loadImageProcessingPage);
+export const VideoGenerationPage = lazyPage(loadVideoGenerationPage);
+export const GeminiBananaPage = lazyPage(loadGeminiBananaPage);
+export const PromptManagementPage = lazyPage(loadPromptManagementPage);
+export const HistoryPage = lazyPage(loadHistoryPage);
+export const SettingsPage = lazyPage(loadSettingsPage);
+
+/** The signed-in pages by path, as routed in app-routes.tsx. */
+const PAGES: readonly (readonly [string, { preload(): Promise<void> }])[] = [
+  ['/', HomePage],
+  ['/image-processing', ImageProcessingPage],
+  ['/video-generation', VideoGenerationPage],
+  ['/gemini-banana', GeminiBananaPage],
+  ['/prompt-management', PromptManagementPage],
+  ['/history', HistoryPage],
+  ['/settings', SettingsPage],
+];
+
+/**
+ * Loads what the route at `pathname` renders: the sign-in page for a visitor, else the shell and
+ * the page (home for a path that redirects there). Resolves when they are in; a failure is left
+ * to the page's own load, which shows it.
+ */
+export function preloadRoute(pathname: string, signedIn: boolean): Promise<void> {
+  const pages = signedIn
+    ? [AppShell, PAGES.find(([path]) => isActivePath(path, pathname))?.[1] ?? HomePage]
+    : [LoginPage];
+  return Promise.all(pages.map((page) => page.preload())).then(
+    () => undefined,
+    () => undefined,
+  );
+}

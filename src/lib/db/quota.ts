@@ -1,7 +1,7 @@
 // Storage quota: estimate, persistence, and recovery from a full disk. A quota error evicts the
 // least recently used device copies of upscale results and cached media first (both can be
 // downloaded again; queued edits cannot) and tells the user what was removed.
-import { MIN_EVICTION_BYTES, evictLeastRecentlyUsed, type EvictionReport } from './lru-eviction';
+import type { EvictionReport } from './lru-eviction';
 
 export type { EvictionReport };
 
@@ -55,6 +55,8 @@ export async function withQuotaRecovery<T>(write: () => Promise<T>, neededBytes 
     return await write();
   } catch (error) {
     if (!isQuotaError(error)) throw error;
+    // Loaded only when a disk is full: the start-up code that listens for evictions does without it.
+    const { MIN_EVICTION_BYTES, evictLeastRecentlyUsed } = await import('./lru-eviction');
     const report = await evictLeastRecentlyUsed(Math.max(neededBytes, MIN_EVICTION_BYTES));
     announceEviction(report);
     if (report.results + report.media === 0) throw error;

@@ -5,9 +5,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSubscribe } from '@tanstack/react-query-persist-client';
 import { APP_BUILD } from './app-version';
 import { createIdbPersister, type IdbPersister } from './idb-persister';
+import { PERSIST_MAX_AGE_MS } from './persist-max-age';
 
-/** A trade-fair week without network still shows what was loaded at the start. */
-export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export { PERSIST_MAX_AGE_MS };
 
 export function busterFor(userKey: string): string {
   return `${APP_BUILD}:${userKey}`;

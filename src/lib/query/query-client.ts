@@ -3,7 +3,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../api';
 import { reportReachable, reportUnreachable } from '../offline/online-status';
-import { PERSIST_MAX_AGE_MS } from './persistence';
+import { PERSIST_MAX_AGE_MS } from './persist-max-age';
 import './query-meta';
 
 function noteNetwork(error: unknown): void {

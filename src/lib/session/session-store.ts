@@ -34,9 +34,26 @@ function parseUser(raw: string | null): User | null {
   }
 }
 
+/**
+ * A new snapshot only when something in it changed: useSession re-renders synchronously on every
+ * new one, from the route guard down through the whole page, and the profile answer on each start
+ * usually repeats the cached user.
+ */
 function changed(): void {
-  snapshot = read();
+  const next = read();
+  if (
+    next.isLoggedIn === snapshot.isLoggedIn &&
+    next.token === snapshot.token &&
+    next.username === snapshot.username &&
+    sameUser(next.user, snapshot.user)
+  )
+    return;
+  snapshot = next;
   for (const listener of listeners) listener();
+}
+
+function sameUser(a: User | null, b: User | null): boolean {
+  return a === b || (a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
 }
 
 export function getSession(): SessionSnapshot {
