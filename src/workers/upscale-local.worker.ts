@@ -3,7 +3,8 @@
 // worker for offline use; the tiling and SE sharing are the server's (upscale-local/device-engine.ts).
 // Backend (upscale-local/runtime.ts): WebGPU when the browser offers an adapter, else WebAssembly
 // with threads when the page is cross-origin isolated. Cancel takes effect between tiles.
-import { DeviceCancelled, type GraphManifest, runDeviceJob } from './upscale-local/device-engine';
+import type { DeviceGraphManifest } from '../../shared/upscale/graph-manifest';
+import { DeviceCancelled, runDeviceJob } from './upscale-local/device-engine';
 import type { DeviceReply, DeviceRequest, DeviceRunRequest } from './upscale-local/protocol';
 import { type OrtRuntime, ModelsUnavailable, runtimeFor, webGpuFailed } from './upscale-local/runtime';
 import { decode, encode, upscaleAlpha } from './upscale-local/image-codec';
@@ -13,7 +14,7 @@ type Session = Awaited<ReturnType<OrtRuntime['ort']['InferenceSession']['create'
 
 interface LoadedModel {
   key: string;
-  manifest: GraphManifest;
+  manifest: DeviceGraphManifest;
   /** by backend and variant: a session belongs to the onnxruntime build that made it */
   sessions: Map<string, Promise<Session>>;
 }
@@ -32,7 +33,7 @@ async function getJson<T>(url: string, token: string | undefined): Promise<T> {
 
 async function model(req: DeviceRunRequest): Promise<LoadedModel> {
   const base = `${req.apiBase.replace(/\/$/, '')}/models/${encodeURIComponent(req.modelName)}/graphs`;
-  const manifest = await getJson<GraphManifest>(`${base}/manifest.json`, req.token);
+  const manifest = await getJson<DeviceGraphManifest>(`${base}/manifest.json`, req.token);
   const key = `${manifest.name}-${manifest.hash}`;
   if (loaded?.key === key) return loaded;
   // One model's sessions at a time: a tablet cannot keep several in memory.

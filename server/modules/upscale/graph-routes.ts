@@ -11,22 +11,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { convertModel } from '../../upscale/converter.js';
 import { onnxCacheDir, weightsDir } from '../../upscale/model-store.js';
+import type { DeviceGraphManifest } from '../../../shared/upscale/graph-manifest.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 
 const MODEL_NAME = /^up[234]x-(conservative|no-denoise|denoise[123]x)$/;
 const GRAPH_FILE = /^[\w+.-]+\.onnx$/;
 
-export interface DeviceGraphManifest {
-  name: string;
-  hash: string;
-  geometry: { scale: number; prepad: number; align: number };
-  se: { index: number; channels: number }[];
-  levels: { ratio: number; offset: number }[];
-  variants: Record<string, string>;
-  inputs: Record<string, string[]>;
-  /** bytes of each variant's file */
-  sizes: Record<string, number>;
-}
 
 export function registerGraphRoutes(
   app: FastifyInstance,

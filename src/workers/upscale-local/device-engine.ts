@@ -12,6 +12,7 @@
 //              whatever the image size (a 2 MP image on a small tablet).
 // A job of one tile runs the `full` graph once, as on the server.
 import type { InferenceSession, Tensor } from 'onnxruntime-web/wasm';
+import type { DeviceGraphManifest } from '../../../shared/upscale/graph-manifest';
 import { extractTile, storeTile } from '../../../shared/upscale/padding';
 import { type Tile, type TileGrid, levelSide, ownedRange, planTiles, tileCountsFor } from '../../../shared/upscale/tiling';
 
@@ -21,16 +22,6 @@ export interface OrtApi {
   InferenceSession: { create(model: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
 }
 
-export interface GraphManifest {
-  name: string;
-  hash: string;
-  geometry: { scale: number; prepad: number; align: number };
-  se: { index: number; channels: number }[];
-  levels: { ratio: number; offset: number }[];
-  variants: Record<string, string>;
-  inputs: Record<string, string[]>;
-  sizes: Record<string, number>;
-}
 
 export class DeviceCancelled extends Error {
   constructor() {
@@ -70,7 +61,7 @@ const between = async (job: DeviceJob): Promise<void> => {
 
 export async function runDeviceJob(
   ort: OrtApi,
-  manifest: GraphManifest,
+  manifest: DeviceGraphManifest,
   session: (variant: string) => Promise<InferenceSession>,
   job: DeviceJob,
 ): Promise<DeviceJobResult> {
@@ -201,7 +192,7 @@ export async function runDeviceJob(
 }
 
 /** Upper bound of the SE features the cached strategy holds at once (as the server's engine counts). */
-export function cachedFeatureBytes(manifest: GraphManifest, grid: TileGrid, lastUse: Map<string, number>): number {
+export function cachedFeatureBytes(manifest: DeviceGraphManifest, grid: TileGrid, lastUse: Map<string, number>): number {
   const P = manifest.geometry.prepad;
   let bytes = 0;
   for (const blk of manifest.se) {
@@ -214,7 +205,7 @@ export function cachedFeatureBytes(manifest: GraphManifest, grid: TileGrid, last
 
 function ownedFeeds(
   ort: OrtApi,
-  manifest: GraphManifest,
+  manifest: DeviceGraphManifest,
   grid: TileGrid,
   k: number,
   t: Tile,
