@@ -1,11 +1,11 @@
 // Every program the server starts (ffmpeg for the built-in engine's videos, npm and tar for the
 // model fetch) is started here, so that none outlives the server. A child is normally left running
 // when its parent is killed with SIGKILL (nothing in the parent runs to stop it): an ffmpeg render
-// went on as an orphan and then stayed a zombie. On Linux the child is started through util-linux's
+// would go on as an orphan and then stay a zombie. On Linux the child is started through util-linux's
 // `setpriv --pdeathsig KILL -- <program> ...`: setpriv asks the kernel to SIGKILL the child when
 // the thread that started it dies, then execs the program in place (same pid, so kill() and exit
 // codes are the program's own). Where setpriv is missing or too old (before util-linux 2.33), the
-// program is started directly, as before.
+// program is started directly.
 //
 // The death signal follows the *thread* that spawned the child: spawn from the main thread (a
 // child started from a worker thread dies with that worker).
@@ -23,7 +23,8 @@ import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-function executable(file: string): boolean {
+/** True when `file` exists and this process may execute it. */
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;
@@ -34,11 +35,11 @@ function executable(file: string): boolean {
 
 /** The file a command names, as exec would find it; undefined when there is none. */
 export function findExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (command.includes('/')) return executable(command) ? command : undefined;
+  if (command.includes('/')) return isExecutable(command) ? command : undefined;
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, command);
-    if (executable(candidate)) return candidate;
+    if (isExecutable(candidate)) return candidate;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // HTTP port serving the PWA and every API group. In team mode a worker (ROLE=worker) runs jobs and
 // opens no port; it stops on SIGINT/SIGTERM, handing its running jobs back.
 import { buildApp } from './app.js';
+import { closeOnSignals } from './close-on-signals.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ensureAdmin } from './modules/users/ensure-admin.js';
 import { ensureModels } from './upscale/model-store.js';
@@ -21,13 +22,7 @@ async function main(): Promise<void> {
     });
   }
   const app = await buildApp(config);
-  const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  closeOnSignals(app);
   if (config.role === 'worker') {
     await app.ready();
     process.stdout.write(`\n  Loom Studio worker is running generation and upscale jobs (pg-boss schema ${config.jobs.schema}); no HTTP port.\n\n`);

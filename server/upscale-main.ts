@@ -1,6 +1,7 @@
 // Starts the upscale service alone (`npm run start:upscale`) on UPSCALE_PORT, for a separate
 // upscale host. Point the PWA at it with UPSCALE_URL=http(s)://that-host:port on the main server.
 import { ConfigError, loadConfig } from './config.js';
+import { closeOnSignals } from './close-on-signals.js';
 import { buildUpscaleApp } from './modules/upscale/upscale-app.js';
 import { ensureModels } from './upscale/model-store.js';
 
@@ -14,13 +15,7 @@ async function main(): Promise<void> {
     `\n  Loom Studio upscale service is running at ${address.replace('[::1]', 'localhost')}\n` +
       `  Models: ${config.upscale.modelsDir}  Queue: ${config.upscale.concurrency} running, ${config.upscale.maxQueue} waiting\n\n`,
   );
-  const stop = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  closeOnSignals(app);
 }
 
 main().catch((error: unknown) => {

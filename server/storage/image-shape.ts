@@ -2,8 +2,9 @@
 // decode: generation and workshop uploads (upload-check.ts) and the upscale service
 // (image-admission.ts) apply this one rule and report it in their own error shapes. A sliver of an
 // image is a few hundred bytes on the wire yet costs in proportion to its long side: a 1x40000
-// PNG of 933 bytes took a cover resize to 17.6 GB, and a 4,000,000x1 one held the upscale engine
-// for minutes.
+// PNG of 933 bytes would take a cover resize to 17.6 GB, and a 4,000,000x1 one would hold the
+// upscale engine for minutes.
+import sharp from 'sharp';
 
 /**
  * Shortest side accepted, in pixels. An upscale tile reads 18-19 px of context on each side, and a
@@ -29,4 +30,20 @@ export function imageShapeProblem(width: number, height: number): ImageShapeProb
   if (!(shorter >= MIN_SIDE_PIXELS)) return { problem: 'too_narrow', min: MIN_SIDE_PIXELS };
   if (Math.max(width, height) > shorter * MAX_ASPECT_RATIO) return { problem: 'too_elongated', max: MAX_ASPECT_RATIO };
   return undefined;
+}
+
+/**
+ * Width and height from an image's header alone, nothing decoded (so no pixel limit is met here:
+ * the limit is the caller's to report): the first frame's, as an animation's height counts every
+ * frame. Undefined when the header cannot be read or gives no dimensions.
+ */
+export async function readImageHeader(data: Buffer): Promise<{ width: number; height: number } | undefined> {
+  try {
+    const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
+    const width = meta.width ?? 0;
+    const height = meta.pageHeight ?? meta.height ?? 0;
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@
 // instead of failing deep inside a provider.
 import sharp from 'sharp';
 import { AppError } from '../http/app-error.js';
-import { imageShapeProblem } from './image-shape.js';
+import { imageShapeProblem, readImageHeader } from './image-shape.js';
 import { sniffImageType } from '../modules/upscale/image-type.js';
 
 /** Width × height accepted for a generation upload: a 48 MP phone photo passes, a bomb does not. */
@@ -32,22 +32,14 @@ export async function checkUploadedImage(
   }
   const type = sniffImageType(data);
   if (!type) throw new AppError(415, 'unsupported_image_type', { vars: { name } });
-  let width: number;
-  let height: number;
-  try {
-    // limitInputPixels: false: only the header is read here and the limit is ours to report.
-    const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
-    width = meta.width ?? 0;
-    height = meta.pageHeight ?? meta.height ?? 0;
-  } catch {
-    throw new AppError(422, 'image_corrupt', { vars: { name } });
-  }
-  if (!width || !height) throw new AppError(422, 'image_corrupt', { vars: { name } });
+  const header = await readImageHeader(data);
+  if (!header) throw new AppError(422, 'image_corrupt', { vars: { name } });
+  const { width, height } = header;
   if (width * height > limits.maxPixels) {
     throw new AppError(413, 'image_too_many_pixels', { vars: { name, max: limits.maxPixels } });
   }
-  // Before any decode: a sliver's cost grows with its long side (a 1x40000 PNG of 933 bytes took a
-  // cover resize to 17.6 GB), whatever its pixel count.
+  // Before any decode: a sliver's cost grows with its long side (a 1x40000 PNG of 933 bytes would
+  // take a cover resize to 17.6 GB), whatever its pixel count.
   const shape = imageShapeProblem(width, height);
   if (shape?.problem === 'too_narrow') throw new AppError(422, 'image_too_narrow', { vars: { name, min: shape.min } });
   if (shape?.problem === 'too_elongated') throw new AppError(422, 'aspect_ratio_too_large', { vars: { name, max: shape.max } });

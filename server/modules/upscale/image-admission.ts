@@ -3,8 +3,7 @@
 // decompression bomb, a truncated header or a sliver of an image is refused at once instead of
 // after a wait. The engine checks the pixels again in full. The shape rule is storage/image-shape.ts,
 // the one every group's uploads pass.
-import sharp from 'sharp';
-import { imageShapeProblem } from '../../storage/image-shape.js';
+import { imageShapeProblem, readImageHeader } from '../../storage/image-shape.js';
 import { sniffImageType, type SniffedType } from './image-type.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 
@@ -17,18 +16,9 @@ export interface AdmittedImage {
 export async function admitImage(data: Buffer, maxPixels: number): Promise<AdmittedImage> {
   const type = sniffImageType(data);
   if (!type) throw new UpscaleHttpError(415, 'unsupported_type');
-  let width: number;
-  let height: number;
-  try {
-    // limitInputPixels: false — the header alone is read here and the limit is ours to report.
-    const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
-    width = meta.width ?? 0;
-    // An animation's height counts every frame; the first frame is what gets upscaled.
-    height = meta.pageHeight ?? meta.height ?? 0;
-  } catch {
-    throw new UpscaleHttpError(422, 'corrupt_image');
-  }
-  if (!width || !height) throw new UpscaleHttpError(422, 'corrupt_image');
+  const header = await readImageHeader(data);
+  if (!header) throw new UpscaleHttpError(422, 'corrupt_image');
+  const { width, height } = header;
   if (width * height > maxPixels) throw new UpscaleHttpError(413, 'too_many_pixels', { max: maxPixels });
   const shape = imageShapeProblem(width, height);
   if (shape?.problem === 'too_narrow') throw new UpscaleHttpError(422, 'image_too_narrow', { min: shape.min });

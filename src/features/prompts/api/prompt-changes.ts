@@ -1,7 +1,5 @@
 // Create, update and delete go through the outbox: stored first, then sent at once when online,
 // or replayed on reconnect / after a reload, each with its own Idempotency-Key.
-import { useCallback, useEffect, useState } from 'react';
-import type { OutboxRecord } from '../../../lib/db/schema';
 import { outbox, syncOutbox } from '../../../lib/offline/app-outbox';
 import { getOnlineStatus } from '../../../lib/offline/online-status';
 import type { QueuedPayload } from '../../../lib/offline/queued-request';
@@ -52,25 +50,4 @@ export async function submitPromptChange(userKey: string, change: PromptChange):
   if (report.failure && getOnlineStatus().online)
     return { status: 'retrying', message: report.failure.message };
   return { status: 'queued' };
-}
-
-/** The signed-in user's outbox items, kept current. */
-export function useOutboxItems(userKey: string | null): {
-  items: OutboxRecord[];
-  discard: (seq: number) => Promise<void>;
-} {
-  const [items, setItems] = useState<OutboxRecord[]>([]);
-  useEffect(() => {
-    if (!userKey) return undefined;
-    let live = true;
-    const load = () => void outbox.list(userKey).then((list) => live && setItems(list));
-    load();
-    const stop = outbox.subscribe(load);
-    return () => {
-      live = false;
-      stop();
-    };
-  }, [userKey]);
-  const discard = useCallback((seq: number) => outbox.discard(seq), []);
-  return { items: userKey ? items : [], discard };
 }
