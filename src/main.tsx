@@ -5,7 +5,7 @@ import { afterFirstRender } from './app/first-render';
 import { preloadRoute } from './app/routing/lazy-pages';
 import { startThemeSync } from './features/settings/model/theme';
 import { initI18n } from './i18n/i18n';
-import { followOtherTabs, getSession } from './lib/session/session-store';
+import { followOtherTabs, getSession, subscribeSession } from './lib/session/session-store';
 import { registerServiceWorker } from './lib/offline/sw-registration';
 import { queryClient } from './lib/query/query-client';
 import './lib/session/register-query-cleanup';
@@ -37,10 +37,15 @@ function start(container: HTMLElement): void {
   const signedIn = getSession().isLoggedIn;
   // The first screen's strings are one small chunk; render once they are here so no key flashes.
   // The signed-in user's cached queries are restored first too, so an offline start paints data.
-  // A visitor has none: the sign-in screen does not wait for that code, which loads after it shows
-  // (and follows the session from then on, so a sign-in before it still binds).
+  // A visitor has none: that code loads when a session begins, and binds it then.
   const offlineData = signedIn ? bindOfflineData() : Promise.resolve();
-  if (!signedIn) afterFirstRender(() => void bindOfflineData());
+  if (!signedIn) {
+    const stop = subscribeSession(() => {
+      if (!getSession().isLoggedIn) return;
+      stop();
+      void bindOfflineData();
+    });
+  }
   // The opening route's chunks load alongside (lazy-pages.ts), so its page renders at once rather
   // than behind a spinner and a second round of requests.
   const route = preloadRoute(location.hash.replace(/^#/, '').split('?')[0] || '/', signedIn);
