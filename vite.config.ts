@@ -9,6 +9,7 @@ import { precompress } from './scripts/vite-precompress';
 import { localeParts } from './scripts/vite-locale-parts';
 import { bootScript } from './scripts/vite-boot-script';
 import { inlineEntryCss } from './scripts/vite-inline-entry-css';
+import { compileHints } from './scripts/vite-compile-hints';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -75,6 +76,7 @@ export default defineConfig({
       },
     }),
     inlineEntryCss(),
+    compileHints(),
     precompress(),
   ],
   // LOOM_BUILD_ID names a build (CI sets the commit), else version + build time: each deploy is a

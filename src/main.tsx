@@ -5,7 +5,7 @@ import { afterFirstRender } from './app/first-render';
 import { preloadRoute } from './app/routing/lazy-pages';
 import { startThemeSync } from './features/settings/model/theme';
 import { initI18n } from './i18n/i18n';
-import { getSession } from './lib/session/session-store';
+import { followOtherTabs, getSession, subscribeSession } from './lib/session/session-store';
 import { registerServiceWorker } from './lib/offline/sw-registration';
 import { queryClient } from './lib/query/query-client';
 import './lib/session/register-query-cleanup';
@@ -20,36 +20,50 @@ import './app/styles/boot-spinner.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
-startThemeSync();
-afterFirstRender(registerServiceWorker);
-const signedIn = getSession().isLoggedIn;
 /** Binds the query cache and the outbox to whoever is signed in (user-scope.ts), from now on. */
-const bindOfflineData = () =>
-  import('./lib/offline/user-scope')
+function bindOfflineData(): Promise<void> {
+  return import('./lib/offline/user-scope')
     .then((module) => module.bindOfflineDataToSession(queryClient))
     .catch((error: unknown) => {
       // No IndexedDB (private mode, blocked): the app still works online.
       console.warn('offline data unavailable', error);
     });
-// The first screen's strings are one small chunk; render once they are here so no key flashes.
-// The signed-in user's cached queries are restored first too, so an offline start paints data.
-// A visitor has none: the sign-in screen does not wait for that code, which loads after it shows
-// (and follows the session from then on, so a sign-in before it still binds).
-const offlineData = signedIn ? bindOfflineData() : Promise.resolve();
-if (!signedIn) afterFirstRender(() => void bindOfflineData());
-// The opening route's chunks load alongside (lazy-pages.ts), so its page renders at once rather
-// than behind a spinner and a second round of requests.
-const route = preloadRoute(location.hash.replace(/^#/, '').split('?')[0] || '/', signedIn);
-// Without a session only the sign-in screen's part of the strings (i18n/locale-parts.ts).
-void Promise.all([initI18n({ all: signedIn }), offlineData, route]).finally(() => {
-  const reactRoot = createRoot(root);
-  // A transition: React renders the first screen in slices of a few milliseconds and yields in
-  // between, instead of one long task that blocks input until the whole page is built.
-  startTransition(() => {
-    reactRoot.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
+}
+
+function start(container: HTMLElement): void {
+  startThemeSync();
+  afterFirstRender(registerServiceWorker);
+  afterFirstRender(followOtherTabs);
+  const signedIn = getSession().isLoggedIn;
+  // The first screen's strings are one small chunk; render once they are here so no key flashes.
+  // The signed-in user's cached queries are restored first too, so an offline start paints data.
+  // A visitor has none: that code loads when a session begins, and binds it then.
+  const offlineData = signedIn ? bindOfflineData() : Promise.resolve();
+  if (!signedIn) {
+    const stop = subscribeSession(() => {
+      if (!getSession().isLoggedIn) return;
+      stop();
+      void bindOfflineData();
+    });
+  }
+  // The opening route's chunks load alongside (lazy-pages.ts), so its page renders at once rather
+  // than behind a spinner and a second round of requests.
+  const route = preloadRoute(location.hash.replace(/^#/, '').split('?')[0] || '/', signedIn);
+  // Without a session only the sign-in screen's part of the strings (i18n/locale-parts.ts).
+  void Promise.all([initI18n({ all: signedIn }), offlineData, route]).finally(() => {
+    const reactRoot = createRoot(container);
+    // A transition: React renders the first screen in slices of a few milliseconds and yields in
+    // between, instead of one long task that blocks input until the whole page is built.
+    startTransition(() => {
+      reactRoot.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+    });
   });
-});
+}
+
+// The app starts in the task after this module's (and its imports') evaluation: the two together
+// would be one long task, in which the page cannot answer input.
+setTimeout(() => start(root), 0);

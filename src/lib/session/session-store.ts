@@ -106,9 +106,19 @@ export function clearAllLocalData(): void {
   changed();
 }
 
-// Another tab signing in or out must be reflected here too.
-if (typeof window !== 'undefined') {
+let following = false;
+
+/**
+ * Another tab signing in or out is reflected here from now on. Called once the first screen shows
+ * (main.tsx), not while the app starts: a storage listener makes the browser set up this page's
+ * session storage there and then, a synchronous round trip to the browser process. Whatever
+ * changed before it is read at once.
+ */
+export function followOtherTabs(): void {
+  if (following || typeof window === 'undefined') return;
+  following = true;
   window.addEventListener('storage', (event) => {
     if (event.key === null || Object.values(STORAGE_KEYS).includes(event.key as never)) changed();
   });
+  changed();
 }

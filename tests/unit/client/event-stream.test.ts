@@ -3,6 +3,7 @@ import { readEventStream } from '../../../src/lib/api/event-stream';
 import { postEventStream } from '../../../src/lib/api/post-event-stream';
 import { primeRuntimeConfig } from '../../../src/lib/api/runtime-config';
 import { initI18n } from '../../../src/i18n/i18n';
+import { followOtherTabs } from '../../../src/lib/session/session-store';
 
 const t = (key: string) => key;
 const encoder = new TextEncoder();
@@ -70,6 +71,8 @@ describe('readEventStream', () => {
 
 describe('postEventStream', () => {
   beforeAll(async () => {
+    // The storage event below stands for another tab, as the app follows them once it shows.
+    followOtherTabs();
     await initI18n();
     primeRuntimeConfig({ api: { main: '/api', image: '/image-api', upscale: '/upscale-api', third: '/third-api' }, version: '1.0.0' });
   });

@@ -4,7 +4,7 @@ import { initI18n } from '../../../src/i18n/i18n';
 import { http, upload } from '../../../src/lib/api/http-client';
 import { primeRuntimeConfig } from '../../../src/lib/api/runtime-config';
 import { onSessionExpired } from '../../../src/lib/session/session-events';
-import { getSession, saveGrant } from '../../../src/lib/session/session-store';
+import { followOtherTabs, getSession, saveGrant } from '../../../src/lib/session/session-store';
 
 // Requests go through a fake axios adapter: what the client sends and how it reacts is checked
 // without a network.
@@ -25,6 +25,8 @@ const envelope = (data: unknown) => ({ success: true, code: 200, message: 'ok', 
 const user = { id: 1, account: 'ann', user_level: 'GENERAL' };
 
 beforeAll(async () => {
+  // The storage events below stand for another tab, as the app follows them once it shows.
+  followOtherTabs();
   axios.defaults.adapter = adapter;
   await initI18n();
   primeRuntimeConfig({ api: { main: '/api', image: '/image-api', upscale: '/upscale-api', third: '/third-api' }, version: '1.0.0' });
