@@ -144,6 +144,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     modelsDir: config.upscale.modelsDir,
     threads: config.upscale.threads,
     maxPixels: config.upscale.maxPixels,
+    memoryBudgetBytes: config.upscale.memoryBudgetBytes,
   });
   app.addHook('onClose', async () => workshopUpscale.close());
   const localOptions = {

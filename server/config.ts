@@ -141,6 +141,9 @@ const envSchema = z.object({
   ),
   UPSCALE_RESULT_TTL_SECONDS: int(86_400, 1, 30 * 86_400),
   UPSCALE_THREADS: int(availableParallelism(), 1, 256),
+  // The engine's model of a job's fixed part (250 MiB) and a small job's cached maps (256 MiB) come
+  // to about 512 MiB: below it every job would fall to the smallest tiles.
+  UPSCALE_MEMORY_BUDGET_MB: int(1024, 512, 65_536),
 });
 
 export interface AppConfig {
@@ -199,6 +202,8 @@ export interface AppConfig {
     resultTtlSeconds: number;
     /** onnxruntime threads, shared out among the engines */
     threads: number;
+    /** peak memory one engine job may take: the engine sizes its tiles from it */
+    memoryBudgetBytes: number;
   };
 }
 
@@ -285,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxInflightBytes: e.UPSCALE_MAX_INFLIGHT_BYTES ?? 4 * e.UPLOAD_LIMIT_BYTES,
       resultTtlSeconds: e.UPSCALE_RESULT_TTL_SECONDS,
       threads: e.UPSCALE_THREADS,
+      memoryBudgetBytes: e.UPSCALE_MEMORY_BUDGET_MB * 1024 * 1024,
     },
   };
 }

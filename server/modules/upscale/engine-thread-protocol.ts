@@ -1,15 +1,15 @@
 // Messages between the service (main thread) and the engine thread. onnxruntime-node runs each
 // inference on the thread that calls it, so the engine lives on its own thread: sign-in, uploads
 // and progress streams keep answering while a tile is being computed.
+import type { UpscaleEngineOptions } from '../../upscale/engine.js';
 import type { UpscaleErrorCode } from '../../upscale/errors.js';
 import type { EngineJobResult, EngineModel } from './upscale-engine-port.js';
 
-export interface EngineThreadOptions {
-  modelsDir: string;
+/** The thread's UpscaleEngine options: named as the engine names them, so none is dropped on the way. */
+export interface EngineThreadOptions
+  extends Pick<UpscaleEngineOptions, 'modelsDir' | 'memoryBudgetBytes' | 'featureCacheDir'> {
   threads: number;
   maxInputPixels: number;
-  /** where the thread's feature cache spills (feature-cache-dir.ts's folder by default) */
-  featureCacheDir?: string;
 }
 
 export type EngineJobParams = {

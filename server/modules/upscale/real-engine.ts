@@ -8,6 +8,8 @@ export function realEngineFactory(opts: {
   threads: number;
   concurrency: number;
   maxPixels: number;
+  /** each engine's job memory (UPSCALE_MEMORY_BUDGET_MB): its tiles are sized from it */
+  memoryBudgetBytes: number;
 }): EngineFactory {
   const threads = Math.max(1, Math.floor(opts.threads / opts.concurrency));
   return () => {
@@ -15,6 +17,7 @@ export function realEngineFactory(opts: {
       modelsDir: opts.modelsDir,
       threads,
       maxInputPixels: opts.maxPixels,
+      memoryBudgetBytes: opts.memoryBudgetBytes,
     });
     return engine;
   };

@@ -27,7 +27,8 @@ export class ThreadedEngine implements UpscaleEnginePort {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly options: EngineThreadOptions & { featureCacheDir: string };
+  /** What the thread's engine is built with (workerData), readable to check the settings reach it. */
+  readonly options: Readonly<EngineThreadOptions & { featureCacheDir: string }>;
 
   constructor(options: EngineThreadOptions) {
     this.options = { ...options, featureCacheDir: options.featureCacheDir ?? featureCacheDir() };

@@ -62,7 +62,13 @@ function engineFactory(config: AppConfig, engines: EngineFactory | undefined): E
   const c = config.upscale;
   return (
     engines ??
-    realEngineFactory({ modelsDir: c.modelsDir, threads: c.threads, concurrency: c.concurrency, maxPixels: c.maxPixels })
+    realEngineFactory({
+      modelsDir: c.modelsDir,
+      threads: c.threads,
+      concurrency: c.concurrency,
+      maxPixels: c.maxPixels,
+      memoryBudgetBytes: c.memoryBudgetBytes,
+    })
   );
 }
 

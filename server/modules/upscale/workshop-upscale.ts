@@ -17,6 +17,8 @@ export interface WorkshopUpscaleOptions {
   threads: number;
   /** The upscale service's own pixel limit (UPSCALE_MAX_PIXELS): the engine refuses past it. */
   maxPixels: number;
+  /** The upscale service's job memory (UPSCALE_MEMORY_BUDGET_MB): the engine sizes its tiles from it. */
+  memoryBudgetBytes: number;
   maxInputPixels?: number;
 }
 
@@ -39,7 +41,13 @@ async function fitted(image: Buffer, maxPixels: number): Promise<{ data: Buffer;
 }
 
 export function createWorkshopUpscale(o: WorkshopUpscaleOptions): WorkshopUpscale {
-  const factory = realEngineFactory({ modelsDir: o.modelsDir, threads: o.threads, concurrency: 1, maxPixels: o.maxPixels });
+  const factory = realEngineFactory({
+    modelsDir: o.modelsDir,
+    threads: o.threads,
+    concurrency: 1,
+    maxPixels: o.maxPixels,
+    memoryBudgetBytes: o.memoryBudgetBytes,
+  });
   const limit = Math.min(o.maxInputPixels ?? WORKSHOP_MAX_INPUT_PIXELS, o.maxPixels);
   let engine: UpscaleEnginePort | undefined;
   return {

@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkshopUpscale, WORKSHOP_MAX_INPUT_PIXELS, type WorkshopUpscale } from '../../../server/modules/upscale/workshop-upscale.js';
+import { DEFAULT_MEMORY_BUDGET } from '../../../server/upscale/engine.js';
 import { models, texturedImage } from '../upscale/helpers.js';
 
 let modelsDir: string;
@@ -12,7 +13,13 @@ let small: WorkshopUpscale;
 beforeAll(async () => {
   modelsDir = await models();
   // A small bound, so the test's image is fitted without costing a megapixel of inference.
-  small = createWorkshopUpscale({ modelsDir, threads: 2, maxPixels: 4_200_000, maxInputPixels: 64 * 48 });
+  small = createWorkshopUpscale({
+    modelsDir,
+    threads: 2,
+    maxPixels: 4_200_000,
+    memoryBudgetBytes: DEFAULT_MEMORY_BUDGET,
+    maxInputPixels: 64 * 48,
+  });
 }, 300_000);
 afterAll(() => small?.close());
 
