@@ -1,11 +1,11 @@
 // `node --import tsx scripts/bench-winograd-layers.ts [model] [tile] [rounds]`:
 // every 3×3 stride-1 convolution of a Real-CUGAN graph (default
 // up2x-conservative) at its size in a tile of `tile` px (default 192), run alone
-// as direct Conv and as Winograd F(2,3), F(4,3), F(6,3) (winograd.ts) on
+// as direct Conv and as Winograd F(2,3), F(4,3), F(6,3) (scripts/winograd.ts) on
 // onnxruntime-node with 2 threads: CPU-user milliseconds per run (median of
 // `rounds`, the variants interleaved, so load drifts hit all alike) and the
 // largest difference from direct, relative to the largest output. The figures
-// that chose converter.ts's DEFAULT_WINOGRAD. WG_IN=separable and
+// behind server/upscale/converter.ts's direct convolutions. WG_IN=separable and
 // WG_OUT=deconv try the other forms of the transforms.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,7 @@ import { blobAliases, modelGeometry, spatialLengths } from '../server/upscale/nc
 import { paramInt, parseNcnnParam } from '../server/upscale/ncnn-param.js';
 
 import { encodeModel, floatTensor, type OnnxGraph, TensorType } from '../server/upscale/onnx-proto.js';
-import { type WinogradTile, emitWinogradConv } from '../server/upscale/winograd.js';
+import { type WinogradTile, emitWinogradConv } from './winograd.js';
 
 // args: model (up2x-conservative) tile side (192) rounds (7)
 const modelName = process.argv[2] ?? 'up2x-conservative';

@@ -17,49 +17,15 @@ import {
 } from './ncnn-analysis.js';
 import {
   type BlobInput,
-  type BuildOptions,
   type VariantSpec,
   buildOnnxGraph,
   loadNcnnWeights,
 } from './graph-builder.js';
 import { encodeModel } from './onnx-proto.js';
 import type { SeLevel } from '../../shared/upscale/se-level.js';
-import type { WinogradTile } from './winograd.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
 export const CONVERTER_VERSION = 13;
-
-/**
- * 3×3 convolutions the converter emits as Winograd F(m, 3) (winograd.ts), by
- * ncnn layer name: none. Chosen per layer by measurement
- * (scripts/bench-winograd-layers.ts up2x-conservative 192 7: onnxruntime-node
- * 1.30, 2 threads, median CPU-user ms of each layer alone at its size in a
- * 192 px tile, load average 9-11 on 2 cores), direct / F(2,3) / F(4,3) / F(6,3):
- *   convrelu_0   3->32  @228   10 /  43 /  36 /  30
- *   convrelu_1  32->64  @226   27 /  68 /  51 /  56
- *   convrelu_3  64->128 @112   27 /  51 /  45 /  36
- *   convrelu_4 128->64  @110   21 /  44 /  36 /  35
- *   convrelu_6  64->64  @216   45 /  78 /  73 /  68
- *   convrelu_7   3->32  @424   15 / 112 /  70 /  62
- *   convrelu_8  32->64  @422   87 / 151 / 148 / 155
- *   convrelu_10 64->64  @210   36 /  79 /  60 /  68
- *   convrelu_11 64->128 @208   84 /  97 /  97 /  77
- *   convrelu_14 128->256 @103  55 /  75 /  54 /  60
- *   convrelu_15 256->128 @101  51 /  82 /  50 /  55
- *   convrelu_17 128->64 @198   48 /  97 /  69 /  68
- *   convrelu_18 64->64  @196   30 /  85 /  58 /  51
- *   convrelu_20 64->64  @388   91 / 155 / 135 / 152
- *   conv_46     64->3   @386   47 /  84 /  69 /  53
- * onnxruntime's own kernels (MLAS's NCHWc direct convolution, near the cores'
- * fp32 peak) win or tie on every shape: the transforms, as ONNX ops, are
- * separate passes over α²/m² times the map (a strided Conv, a Transpose,
- * DepthToSpace) that its direct kernel never makes; the separable input
- * transform and a ConvTranspose output transform (WG_IN / WG_OUT) measured no
- * better. Only the widest layers (128<->256) tie at F(4,3), within the noise.
- * Max difference from direct, relative to the largest output: 6e-7 (F(2,3)),
- * 1.2e-5 (F(4,3)), 3.3e-5 (F(6,3)), far inside 1/255.
- */
-export const DEFAULT_WINOGRAD: Readonly<Record<string, WinogradTile>> = {};
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -312,18 +278,47 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
   return specs;
 }
 
+/**
+ * Converts one model into its variants' graphs (cached under cacheRoot).
+ * Every convolution is emitted as a direct Conv (or, for a strided
+ * deconvolution, its sub-pixel Conv). Winograd F(m, 3) was measured per layer
+ * and kept out: scripts/bench-winograd-layers.ts (with scripts/winograd.ts)
+ * up2x-conservative 192 7, onnxruntime-node 1.30, 2 threads, median CPU-user
+ * ms of each layer alone at its size in a 192 px tile, load average 9-11 on 2
+ * cores, direct / F(2,3) / F(4,3) / F(6,3):
+ *   convrelu_0   3->32  @228   10 /  43 /  36 /  30
+ *   convrelu_1  32->64  @226   27 /  68 /  51 /  56
+ *   convrelu_3  64->128 @112   27 /  51 /  45 /  36
+ *   convrelu_4 128->64  @110   21 /  44 /  36 /  35
+ *   convrelu_6  64->64  @216   45 /  78 /  73 /  68
+ *   convrelu_7   3->32  @424   15 / 112 /  70 /  62
+ *   convrelu_8  32->64  @422   87 / 151 / 148 / 155
+ *   convrelu_10 64->64  @210   36 /  79 /  60 /  68
+ *   convrelu_11 64->128 @208   84 /  97 /  97 /  77
+ *   convrelu_14 128->256 @103  55 /  75 /  54 /  60
+ *   convrelu_15 256->128 @101  51 /  82 /  50 /  55
+ *   convrelu_17 128->64 @198   48 /  97 /  69 /  68
+ *   convrelu_18 64->64  @196   30 /  85 /  58 /  51
+ *   convrelu_20 64->64  @388   91 / 155 / 135 / 152
+ *   conv_46     64->3   @386   47 /  84 /  69 /  53
+ * onnxruntime's own kernels (MLAS's NCHWc direct convolution, near the cores'
+ * fp32 peak) win or tie on every shape: the transforms, as ONNX ops, are
+ * separate passes over α²/m² times the map (a strided Conv, a Transpose,
+ * DepthToSpace) that its direct kernel never makes; the separable input
+ * transform and a ConvTranspose output transform (WG_IN / WG_OUT) measured no
+ * better. Only the widest layers (128<->256) tie at F(4,3), within the noise.
+ * Max difference from direct, relative to the largest output: 6e-7 (F(2,3)),
+ * 1.2e-5 (F(4,3)), 3.3e-5 (F(6,3)), far inside 1/255.
+ */
 export async function convertModel(
   paramPath: string,
   binPath: string,
   cacheRoot: string,
-  build: BuildOptions = { winograd: DEFAULT_WINOGRAD },
 ): Promise<ConvertedModel> {
   const name = path.basename(paramPath).replace(/\.param$/, '');
   const [paramText, bin] = await Promise.all([readFile(paramPath, 'utf8'), readFile(binPath)]);
-  const plan = Object.entries(build.winograd ?? {}).sort();
   const hash = createHash('sha256')
     .update(`v${CONVERTER_VERSION}\0`)
-    .update(plan.length ? `winograd ${JSON.stringify(plan)}\0` : '') // no plan: the hash of before
     .update(paramText)
     .update(bin)
     .digest('hex')
@@ -350,7 +345,7 @@ export async function convertModel(
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
     const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
-    const onnx = buildOnnxGraph(graph, weights, spec, build);
+    const onnx = buildOnnxGraph(graph, weights, spec);
     await writeFile(tmp, encodeModel(onnx));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;

@@ -16,7 +16,6 @@ import {
   floatTensor,
   int64Tensor,
 } from './onnx-proto.js';
-import { type WinogradTile, emitWinogradConv } from './winograd.js';
 
 export interface LayerWeights {
   weight: Float32Array;
@@ -70,11 +69,6 @@ export interface VariantSpec {
   ownedSum?: { blob: string; name: string };
 }
 
-/** How the converter emits layers: 3×3 convolutions to run as Winograd F(m, 3), by ncnn layer name. */
-export interface BuildOptions {
-  winograd?: Readonly<Record<string, WinogradTile>>;
-}
-
 export const IMAGE_INPUT = 'input';
 export const ALPHA_INPUT = 'alpha';
 export const OWN_START = 'own_start';
@@ -86,7 +80,6 @@ export function buildOnnxGraph(
   graph: NcnnGraph,
   weights: Map<string, LayerWeights>,
   spec: VariantSpec,
-  build: BuildOptions = {},
 ): OnnxGraph {
   const alias = blobAliases(graph);
   const canon = (b: string): string => alias.get(b) ?? b;
@@ -276,16 +269,6 @@ export function buildOnnxGraph(
     const inC = w.weight.length / (outC * kh * kw);
     if (!Number.isInteger(inC)) throw new UnsupportedGraphError(`${l.name}: weight size mismatch`);
     if (transpose && subPixelDeconv(l, w, { outC, inC, kh, kw, dh, dw, sh, sw, pt, pl, pb, pr })) return;
-    const tile = transpose ? undefined : build.winograd?.[l.name];
-    if (tile !== undefined) {
-      if (kh !== 3 || kw !== 3 || sh !== 1 || sw !== 1 || dh !== 1 || dw !== 1 || pl || pt || pr || pb)
-        throw new UnsupportedGraphError(`${l.name}: Winograd needs a valid 3x3 stride-1 convolution`);
-      const pre = `${out(l)}_pre`;
-      const wg = { name: l.name, input: ref(l.bottoms[0]!), output: pre, weight: w.weight, inC, outC, m: tile };
-      emitWinogradConv(w.bias ? { ...wg, bias: w.bias } : wg, nodes, inits);
-      activation(l, pre, out(l));
-      return;
-    }
     let wdata = w.weight;
     let dims = [outC, inC, kh, kw];
     if (transpose) {

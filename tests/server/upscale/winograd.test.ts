@@ -1,6 +1,7 @@
-// Winograd F(m, 3) convolutions (winograd.ts) against onnxruntime's direct Conv:
-// single layers of odd sizes, and whole converted Real-CUGAN graphs with every
-// 3×3 convolution emitted as Winograd.
+// Winograd F(m, 3) convolutions (scripts/winograd.ts, measurement only: the
+// product converts to direct Conv) against onnxruntime's direct Conv: single
+// layers of odd sizes, and whole converted Real-CUGAN graphs with every 3×3
+// convolution rewritten as Winograd.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -17,7 +18,8 @@ import {
   type WinogradTile,
   emitWinogradConv,
   winogradMatrices,
-} from '../../../server/upscale/winograd.js';
+  withWinogradLayers,
+} from '../../../scripts/winograd.js';
 import { models } from './helpers.js';
 
 function rand(n: number, seed: number, scale: number): Float32Array {
@@ -126,8 +128,12 @@ describe('converted Real-CUGAN graphs with Winograd layers', () => {
     const side = 72; // a multiple of every model's alignment, and large enough for its valid convolutions
     const x = new ort.Tensor('float32', rand(3 * side * side, 9, 1).map((v) => v + 0.5), [1, 3, side, side]);
     const outputs: Float32Array[] = [];
-    for (const build of [{}, { winograd: plan }]) {
-      const s = await ort.InferenceSession.create(encodeModel(buildOnnxGraph(graph, weights, full, build)));
+    const direct = buildOnnxGraph(graph, weights, full);
+    const wino = withWinogradLayers(direct, plan);
+    expect(wino.nodes.filter((n) => n.opType === 'Conv' && n.name !== undefined && n.name in plan)).toEqual([]);
+    expect(wino.nodes.filter((n) => n.name?.endsWith('_wg_mm')).length).toBe(Object.keys(plan).length);
+    for (const onnx of [direct, wino]) {
+      const s = await ort.InferenceSession.create(encodeModel(onnx));
       const feeds: Record<string, ort.Tensor> = { input: x };
       if (s.inputNames.includes('alpha')) feeds['alpha'] = new ort.Tensor('float32', Float32Array.of(1), []);
       outputs.push((await s.run(feeds))['output']!.data as Float32Array);

@@ -1,4 +1,10 @@
-// Winograd F(m×m, 3×3) convolutions as ONNX subgraphs, for the converter.
+// Winograd F(m×m, 3×3) convolutions as ONNX subgraphs, for measurement only: the product's
+// converter emits every convolution as direct Conv, because onnxruntime's own kernels won or tied
+// on every Real-CUGAN layer (server/upscale/converter.ts keeps the figures). What uses this:
+// scripts/bench-winograd-layers.ts (each layer alone, direct against F(2,3)/F(4,3)/F(6,3)) and
+// tests/server/upscale/winograd.test.ts (exactness, and whole converted graphs rewritten by
+// withWinogradLayers against the direct ones), so the measurement can be repeated on a new
+// onnxruntime or CPU.
 //
 // A valid (unpadded) 3×3 stride-1 convolution of a [1, C, H, W] map is computed
 // on m×m output tiles, each read from an α×α input tile (α = m + 2):
@@ -18,11 +24,13 @@
 // transform's coefficients).
 
 import {
+  type OnnxGraph,
   type OnnxNode,
   type OnnxTensor,
+  TensorType,
   floatTensor,
   int64Tensor,
-} from './onnx-proto.js';
+} from '../server/upscale/onnx-proto.js';
 
 export type WinogradTile = 2 | 4 | 6;
 export const WINOGRAD_TILES: readonly WinogradTile[] = [2, 4, 6];
@@ -306,4 +314,63 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
     inits.push(floatTensor(`${name}_wg_b`, [1, outC, 1, 1], c.bias));
     nodes.push({ opType: 'Add', inputs: [sliced, `${name}_wg_b`], outputs: [c.output] });
   }
+}
+
+const isAll = (v: unknown, n: number, value: number): boolean =>
+  Array.isArray(v) && v.length === n && v.every((x) => x === value);
+
+/**
+ * A converted graph (server/upscale/graph-builder.ts's output) with the direct Conv nodes named in
+ * `plan` (ncnn layer names, which the builder gives their Conv nodes) replaced by Winograd F(m, 3)
+ * subgraphs: the same weights and bias, the activation node after each left as it is. Each named
+ * node must be a valid (unpadded) 3×3 stride-1 convolution with float weights; the original's
+ * weight and bias initializers are dropped once nothing else reads them.
+ */
+export function withWinogradLayers(graph: OnnxGraph, plan: Readonly<Record<string, WinogradTile>>): OnnxGraph {
+  const inits = new Map(graph.initializers.map((t) => [t.name, t]));
+  const nodes: OnnxNode[] = [];
+  const added: OnnxTensor[] = [];
+  const replaced = new Set<string>();
+  const rewritten = new Set<string>();
+  const floats = (name: string | undefined): Float32Array | undefined => {
+    const t = name === undefined ? undefined : inits.get(name);
+    if (!t || t.dataType !== TensorType.FLOAT) return undefined;
+    // A copy: the tensor's bytes need not be 4-byte aligned.
+    return new Float32Array(t.raw.slice().buffer);
+  };
+  for (const node of graph.nodes) {
+    const m = node.name === undefined || node.opType !== 'Conv' ? undefined : plan[node.name];
+    if (m === undefined) {
+      nodes.push(node);
+      continue;
+    }
+    const name = node.name!;
+    const a = node.attrs ?? {};
+    const dims = inits.get(node.inputs[1] ?? '')?.dims;
+    const weight = floats(node.inputs[1]);
+    const bias = node.inputs[2] ? floats(node.inputs[2]) : undefined;
+    const valid =
+      isAll(a['kernel_shape'], 2, 3) &&
+      (a['strides'] === undefined || isAll(a['strides'], 2, 1)) &&
+      (a['dilations'] === undefined || isAll(a['dilations'], 2, 1)) &&
+      (a['pads'] === undefined || isAll(a['pads'], 4, 0)) &&
+      (a['group'] === undefined || a['group'] === 1) &&
+      dims?.length === 4 &&
+      weight !== undefined &&
+      (node.inputs[2] === undefined || bias !== undefined);
+    if (!valid) throw new Error(`${name}: Winograd needs a valid 3x3 stride-1 convolution with float weights`);
+    const [outC, inC] = dims as [number, number, number, number];
+    const conv: WinogradConv = { name, input: node.inputs[0]!, output: node.outputs[0]!, weight, inC, outC, m };
+    emitWinogradConv(bias ? { ...conv, bias } : conv, nodes, added);
+    for (const input of node.inputs.slice(1)) replaced.add(input);
+    rewritten.add(name);
+  }
+  const missing = Object.keys(plan).filter((name) => !rewritten.has(name));
+  if (missing.length) throw new Error(`no Conv node named ${missing.join(', ')}`);
+  const read = new Set(nodes.flatMap((n) => n.inputs));
+  return {
+    ...graph,
+    nodes,
+    initializers: [...graph.initializers.filter((t) => !replaced.has(t.name) || read.has(t.name)), ...added],
+  };
 }
