@@ -87,13 +87,15 @@ export function useSourceFiles(owner: string | null): SourceFiles {
     [files, remove],
   );
 
+  const dismissRejected = useCallback(() => setRejected([]), []);
+
   return {
     files,
     loaded,
     rejected,
     add,
     remove,
-    dismissRejected: () => setRejected([]),
+    dismissRejected,
     markQueued,
     removeOrphans,
   };

@@ -22,12 +22,18 @@ export function useUpscaleModels(): UpscaleModels {
     () => (query.data ? buildCatalog(query.data, (key, values) => t(key, values ?? {})) : []),
     [query.data, t],
   );
-  return {
-    models,
-    loading: query.isPending,
-    errorKey: query.error ? modelListErrorKey(query.error) : null,
-    fromCache: !!query.data && !!query.error,
-    retry: () => void query.refetch(),
-    retrying: query.isFetching,
-  };
+  const { isPending, error, data, isFetching, refetch } = query;
+  // One object while nothing in it changes: the page's setup panel skips its render on every
+  // queue snapshot of a running batch only if its props stay the same.
+  return useMemo(
+    () => ({
+      models,
+      loading: isPending,
+      errorKey: error ? modelListErrorKey(error) : null,
+      fromCache: !!data && !!error,
+      retry: () => void refetch(),
+      retrying: isFetching,
+    }),
+    [models, isPending, error, data, isFetching, refetch],
+  );
 }
