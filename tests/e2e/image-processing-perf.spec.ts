@@ -1,6 +1,7 @@
 // A 30-image batch with the main thread watched by PerformanceObserver long tasks, and the page at
 // a 1024×768 touch viewport (screenshots in test-results/screenshots/ for a human look).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from './server-process';
 import { pngFiles, signIn, startCountingProxy, type CountingProxy } from './image-processing-helpers';
@@ -16,14 +17,26 @@ test.setTimeout(180_000);
 
 test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  // The upscale engine gets one of this machine's two cores and the browser the other: on a
-  // tablet the engine runs on another host, and the figure is about the page, not core sharing.
+  // The upscale engine gets one of this machine's two cores and, at the lowest priority (below),
+  // only what the browser leaves of it: on a tablet the engine runs on another host, and the
+  // figure is about the page, not core sharing.
   server = await startServer(PORT, {
     UPSCALE_THREADS: '1',
     ...(process.env.E2E_STATIC_DIR ? { STATIC_DIR: process.env.E2E_STATIC_DIR } : {}),
   });
   proxy = await startCountingProxy(PORT);
+  yieldToBrowser(server.process.pid);
 });
+
+/**
+ * The server's threads at the lowest CPU priority: on a tablet the engine runs on another host, and
+ * this check is about the page's own work, so the engine takes only what the browser leaves. Linux
+ * keeps a priority per thread, and threads started later (the engine's) inherit their creator's.
+ */
+function yieldToBrowser(pid: number | undefined): void {
+  if (!pid) throw new Error('the server has no process id');
+  for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), 19);
+}
 
 test.afterAll(async () => {
   await proxy?.close();
@@ -103,8 +116,9 @@ test('a 30-image batch and its ZIP keep every main-thread task of our code under
     `long tasks while the 30-image batch ran (${batchSeconds.toFixed(1)} s, max ${proxy.maxConcurrent} in flight) and its ZIP was built (${zipMs} ms from click to download): ` +
       `${during.length} over 50 ms, longest ${max.toFixed(0)} ms; before the batch (page load, adding files): ${before.length}, longest ${Math.max(0, ...before.map((t) => t.duration)).toFixed(0)} ms`,
   );
+  // Our code is the build's scripts: this test's own observers (injected, no /assets/ URL) are not.
   const scripts = (await page.evaluate(() => (window as unknown as { __scripts: ScriptRun[] }).__scripts)).filter(
-    (r) => r.start >= batchStart && r.start <= batchEnd,
+    (r) => r.start >= batchStart && r.start <= batchEnd && new URL(r.source || 'about:blank').pathname.startsWith('/assets/'),
   );
   const longestScript = scripts.reduce<ScriptRun | null>((a, r) => (a && a.duration >= r.duration ? a : r), null);
   const when = (start: number) => (start >= zipStart ? `ZIP +${(start - zipStart).toFixed(0)}` : `batch +${(start - batchStart).toFixed(0)}`);
