@@ -1,12 +1,12 @@
 // What one workshop image costs on the built-in engine: Real-CUGAN 2x through the workshop's
-// enlargement at its input bound (about 1 MP) and at half of it, on UPSCALE_THREADS threads
-// (default: all cores) within UPSCALE_MEMORY_BUDGET_MB (default 1024). Prints wall time and the
+// enlargement at its input bound (about 1 MP) and at half of it, with the server's own upscale
+// settings read from the environment as the server reads them (UPSCALE_THREADS, default all
+// cores; UPSCALE_MEMORY_BUDGET_MB, default 1024; UPSCALE_MAX_PIXELS). Prints wall time and the
 // process's CPU seconds for each.
-import os from 'node:os';
 import sharp from 'sharp';
+import { loadConfig } from '../server/config.js';
 import { createWorkshopUpscale, WORKSHOP_MAX_INPUT_PIXELS } from '../server/modules/upscale/workshop-upscale.js';
-import { DEFAULT_MEMORY_BUDGET } from '../server/upscale/engine.js';
-import { defaultModelsDir, ensureModels } from '../server/upscale/model-store.js';
+import { ensureModels } from '../server/upscale/model-store.js';
 
 async function photo(width: number, height: number): Promise<Buffer> {
   const px = Buffer.alloc(width * height * 3);
@@ -16,14 +16,13 @@ async function photo(width: number, height: number): Promise<Buffer> {
 
 // The engine's thread does not hold the process open (a server may exit with it idle): this does.
 const keepAlive = setInterval(() => undefined, 1000);
-const threads = Number(process.env.UPSCALE_THREADS ?? os.availableParallelism());
+const { upscale } = loadConfig(process.env);
+const threads = upscale.threads;
 const upscaler = createWorkshopUpscale({
-  modelsDir: await ensureModels(defaultModelsDir()),
+  modelsDir: await ensureModels(upscale.modelsDir),
   threads,
-  maxPixels: 4_200_000,
-  memoryBudgetBytes: process.env.UPSCALE_MEMORY_BUDGET_MB
-    ? Number(process.env.UPSCALE_MEMORY_BUDGET_MB) * 1024 * 1024
-    : DEFAULT_MEMORY_BUDGET,
+  maxPixels: upscale.maxPixels,
+  memoryBudgetBytes: upscale.memoryBudgetBytes,
 });
 const side = Math.floor(Math.sqrt(WORKSHOP_MAX_INPUT_PIXELS));
 for (const [w, h] of [[Math.floor(side / Math.SQRT2), Math.floor(side / Math.SQRT2)], [side, side]] as const) {
