@@ -10,6 +10,7 @@ import { laneOf } from '../engines/generation-providers.js';
 import { createGenerationRepository } from '../store/generation-repository.js';
 import { generationDb } from '../store/generation-tables.js';
 import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
+import { openRequest } from './open-request.js';
 import { CANDIDATE_COUNT, JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis, parseFabric } from '../store/stored-json.js';
@@ -25,12 +26,8 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
     lane: () => laneOf(ctx.providers.analyser),
     timeoutMs: ANALYSIS_TIMEOUT_MS,
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
-      const request = await repo.request(job.ref_id);
+      const request = await openRequest(repo, job.ref_id, publish);
       if (!request) return;
-      if (request.status === 'completed') {
-        publish(topics.request(request.id), { type: 'completed' } satisfies GenerationEvent);
-        return;
-      }
       const topic = topics.request(request.id);
       const send = (event: GenerationEvent) => publish(topic, event);
       signal.throwIfAborted();

@@ -11,6 +11,7 @@ import type { GenerationContext } from '../generation-context.js';
 import { laneOf } from '../engines/generation-providers.js';
 import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
 import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
+import { openRequest } from './open-request.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis } from '../store/stored-json.js';
 
@@ -23,12 +24,8 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
     lane: () => laneOf(ctx.providers.imageGenerator),
     timeoutMs: CANDIDATES_TIMEOUT_MS,
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
-      const request = await repo.request(job.ref_id);
+      const request = await openRequest(repo, job.ref_id, publish);
       if (!request) return;
-      if (request.status === 'completed') {
-        publish(topics.request(request.id), { type: 'completed' } satisfies GenerationEvent);
-        return;
-      }
       const slot = ctx.providers.imageGenerator;
       if (!slot) throw new ProviderError('unavailable', 'no image generator is configured');
       const topic = topics.request(request.id);
