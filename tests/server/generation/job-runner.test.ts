@@ -93,12 +93,15 @@ for (const db of databaseKinds) {
       runners.push(r);
       return r;
     };
-    const status = async (id: number) => (await jobs.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).status;
+    const status = async (id: number) =>
+      (await jobs.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()).status;
 
     beforeAll(async () => {
       dataDir = mkdtempSync(path.join(tmpdir(), 'loom-jobs-'));
       database = await openDatabase(
-        db.kind === 'sqlite' ? { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') } : { kind: 'postgres', url: POSTGRES_URL, schema },
+        db.kind === 'sqlite'
+          ? { kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') }
+          : { kind: 'postgres', url: POSTGRES_URL, schema },
       );
       await migrateToLatest(database);
       jobs = database.kysely.withTables<JobTables>();
@@ -107,7 +110,18 @@ for (const db of databaseKinds) {
       for (const account of ['fair-1', 'fair-2', 'fair-3']) {
         const row = await database.kysely
           .insertInto('users')
-          .values({ account, wechat_account: null, phone: null, international_code: '+86', display_name: account, user_level: 'GENERAL', password_hash: null, disabled: 0, created_at: at, updated_at: at })
+          .values({
+            account,
+            wechat_account: null,
+            phone: null,
+            international_code: '+86',
+            display_name: account,
+            user_level: 'GENERAL',
+            password_hash: null,
+            disabled: 0,
+            created_at: at,
+            updated_at: at,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         userIds.push(row.id);
@@ -153,8 +167,17 @@ for (const db of databaseKinds) {
       r.start();
       const a = await r.enqueue({ kind: 'quota', refId: 1 });
       const b = await r.enqueue({ kind: 'busy', refId: 2 });
-      await until(async () => (await status(a)) === 'failed' && (await status(b)) === 'failed');
-      expect(quota.ended).toEqual([{ refId: 1, reason: 'error', error: expect.objectContaining({ kind: 'quota' }) }]);
+      // The row is failed first and the handler told after (job-runner.ts): wait for both.
+      await until(
+        async () =>
+          (await status(a)) === 'failed' &&
+          (await status(b)) === 'failed' &&
+          quota.ended.length > 0 &&
+          busy.ended.length > 0,
+      );
+      expect(quota.ended).toEqual([
+        { refId: 1, reason: 'error', error: expect.objectContaining({ kind: 'quota' }) },
+      ]);
       expect(busy.retries.length).toBeGreaterThan(0);
       expect(busy.ended[0]).toMatchObject({ reason: 'error', error: { kind: 'unavailable' } });
       await r.stop();
@@ -191,7 +214,9 @@ for (const db of databaseKinds) {
 
     it('cancels a waiting job and a running one', async () => {
       const { h, ended } = handler('cancel', async ({ signal }) => {
-        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+        await new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
       });
       const r = runner({ concurrency: () => 1 });
       r.register(h);
@@ -210,7 +235,7 @@ for (const db of databaseKinds) {
       await r.stop();
     });
 
-    it('hands running jobs back on stop, and takes over a crashed process\'s job once its lease expires', async () => {
+    it("hands running jobs back on stop, and takes over a crashed process's job once its lease expires", async () => {
       let release = false;
       const seen: number[] = [];
       const { h } = handler('resume', async ({ job, signal }) => {
@@ -255,7 +280,9 @@ for (const db of databaseKinds) {
       second.register(h);
       second.start();
       release = true;
-      await until(async () => (await status(id)) === 'completed' && (await status(crashed.id)) === 'completed');
+      await until(
+        async () => (await status(id)) === 'completed' && (await status(crashed.id)) === 'completed',
+      );
       expect(seen.slice(-2).sort()).toEqual([2, 2]);
       await second.stop();
     });
@@ -270,7 +297,8 @@ for (const db of databaseKinds) {
       r.register(watched.h);
       // User 1 queues 150 slow videos: more than the oldest hundred due jobs, so user 2's lies past them.
       // Queued before the runner starts, so the backlog is whole however long 150 inserts take.
-      for (let refId = 1; refId <= 150; refId++) await r.enqueue({ kind: 'backlog-batch', refId, userId: user(1) });
+      for (let refId = 1; refId <= 150; refId++)
+        await r.enqueue({ kind: 'backlog-batch', refId, userId: user(1) });
       r.start();
       await until(() => videos.started.length === 1);
       // User 2's analysis takes the slot batch work leaves free: no video had to end first.
@@ -312,7 +340,11 @@ for (const db of databaseKinds) {
       r.register(handler('cap-watched', async () => {}).h);
       // Not started: everything stays queued.
       for (let refId = 1; refId <= 3; refId++) await r.enqueue({ kind: 'cap-batch', refId, userId: user(3) });
-      await expect(r.admit(user(3), 'cap-batch')).rejects.toMatchObject({ status: 429, key: 'queue_full', options: { retryAfterSeconds: 12 } });
+      await expect(r.admit(user(3), 'cap-batch')).rejects.toMatchObject({
+        status: 429,
+        key: 'queue_full',
+        options: { retryAfterSeconds: 12 },
+      });
       await r.admit(user(3), 'cap-watched', 3);
       await expect(r.admit(user(3), 'cap-watched', 4)).rejects.toMatchObject({ status: 429 });
       await r.admit(user(1), 'cap-batch', 3);
@@ -363,19 +395,32 @@ for (const db of databaseKinds) {
         expect(resumed.started.sort()).toEqual([1, 2]);
         resumed.release(1);
         resumed.release(2);
-        await until(async () => (await status(killed)) === 'completed' && (await status(samePid)) === 'completed');
-        const untouched = await jobs.selectFrom('jobs').select(['status', 'lease_owner']).where('id', 'in', [replica, live]).orderBy('id').execute();
+        await until(
+          async () => (await status(killed)) === 'completed' && (await status(samePid)) === 'completed',
+        );
+        const untouched = await jobs
+          .selectFrom('jobs')
+          .select(['status', 'lease_owner'])
+          .where('id', 'in', [replica, live])
+          .orderBy('id')
+          .execute();
         expect(untouched).toEqual([
           { status: 'running', lease_owner: `${elsewhere}:${process.pid}:0a0b0c` },
           { status: 'running', lease_owner: `${here}:${sibling.pid}:112233` },
         ]);
         expect(resumed.started).toHaveLength(2);
         // Their leases run out: then, and only then, they are taken over.
-        await jobs.updateTable('jobs').set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', 'in', [replica, live]).execute();
+        await jobs
+          .updateTable('jobs')
+          .set({ lease_expires_at: new Date(Date.now() - 1000).toISOString() })
+          .where('id', 'in', [replica, live])
+          .execute();
         await until(() => resumed.started.length === 4);
         resumed.release(3);
         resumed.release(4);
-        await until(async () => (await status(replica)) === 'completed' && (await status(live)) === 'completed');
+        await until(
+          async () => (await status(replica)) === 'completed' && (await status(live)) === 'completed',
+        );
         await r.stop();
       } finally {
         sibling.kill();
@@ -384,7 +429,9 @@ for (const db of databaseKinds) {
 
     it('notices a cancel asked for through another process', async () => {
       const { h, ended } = handler('remote-cancel', async ({ signal }) => {
-        await new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+        await new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
       });
       const r = runner({ leaseMs: 150 });
       r.register(h);
@@ -403,7 +450,9 @@ for (const db of databaseKinds) {
 describe('backoff', () => {
   it('doubles from the initial delay to the cap with ±20 % jitter, and never waits less than Retry-After', () => {
     const o = { initialMs: 1000, maxMs: 60_000 };
-    expect([1, 2, 3, 10].map((a) => retryDelayMs(a, undefined, o, () => 0.5))).toEqual([1000, 2000, 4000, 60_000]);
+    expect([1, 2, 3, 10].map((a) => retryDelayMs(a, undefined, o, () => 0.5))).toEqual([
+      1000, 2000, 4000, 60_000,
+    ]);
     expect(retryDelayMs(1, undefined, o, () => 0)).toBe(800);
     expect(retryDelayMs(1, undefined, o, () => 1)).toBe(1200);
     expect(retryDelayMs(1, 30_000, o, () => 0.5)).toBe(30_000);
