@@ -11,6 +11,7 @@ import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, sseEvents, until, type GenerationTestApp } from './helpers/generation-app.js';
 import { seedRequest, type SeededImage } from './helpers/seed.js';
+import { orderProblems } from './helpers/video-stream-order.js';
 
 interface VideoView {
   id: number;
@@ -95,6 +96,8 @@ for (const db of databaseKinds) {
         expect(answers.map((a) => a.status)).toEqual(ids.map(() => 200));
         const events = await watching;
         expect(events.at(-1)!.type).toBe('complete');
+        // Every video's final view came before complete, and nothing of a video after its final view.
+        expect(orderProblems(events, ids)).toEqual([]);
         const ended = events.filter((e) => e.type === 'video').map((e) => e.video as VideoView).filter((v) => v.status === 'failed');
         expect(new Set(ended.map((v) => v.id))).toEqual(new Set(ids));
       }
@@ -103,6 +106,7 @@ for (const db of databaseKinds) {
       fake.switches.videoGate = false;
       const settle = await eventsOf(allIds);
       expect(settle.at(-1)!.type).toBe('complete');
+      expect(orderProblems(settle, allIds)).toEqual([]);
       const rows = await rowsOf(allIds);
       expect(rows.filter((r) => r.status !== 'failed' || r.error_code !== 'cancelled')).toEqual([]);
       // A cancelled video stays cancelled: a second cancel says it already finished, and a retry works.

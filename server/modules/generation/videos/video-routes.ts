@@ -100,27 +100,42 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
       const rows = ids
         ? await ctx.repo.videosOfUser(user.id, ids)
         : (await ctx.repo.pageOfVideos(user.id, { limit: 100 })).filter((r) => !finished(r));
-      const open = new Set(rows.filter((r) => !finished(r)).map((r) => r.id));
+      // Every video of the call, until its final view (completed or failed) is sent on this stream;
+      // `complete` waits for all of them, those already ended when the stream opened as well.
+      const unsent = new Set(rows.map((r) => r.id));
       const stream = openEventStream(request, reply);
+      // Everything this stream sends goes out through one queue, one step at a time: the snapshot,
+      // each job event, each state check. A step reads rows and then sends, and no other step runs
+      // in between, so no view is older than one sent before it and `complete` never passes a
+      // final view still being read.
       let queue = Promise.resolve();
+      const inTurn = (step: () => Promise<void>, failure: string) => {
+        queue = queue
+          .then(() => (stream.closed ? undefined : step()))
+          .catch((error: unknown) => ctx.log.warn({ err: error }, failure));
+      };
       const sendVideo = async (id: number) => {
+        // After its final view nothing more of a video is sent.
+        if (!unsent.has(id)) return;
         const row = await ctx.repo.video(id);
         if (!row) return;
         const [view] = await ctx.views.videos([row], lang);
         stream.send({ type: 'video', video: view });
-        if (finished(row)) open.delete(id);
+        if (finished(row)) unsent.delete(id);
       };
       const endIfDone = () => {
-        if (open.size > 0) return;
+        if (unsent.size > 0) return;
         stream.send({ type: 'complete', message: message('progress_completed', lang) });
         stream.end();
       };
-      const unsubscribes = [...open].map((id) =>
-        ctx.jobs.onProgress(topics.video(id), (raw) => {
-          const event = raw as GenerationEvent;
-          queue = queue
-            .then(async () => {
-              if (stream.closed) return;
+      const unsubscribes = rows
+        .filter((r) => !finished(r))
+        .map(({ id }) =>
+          ctx.jobs.onProgress(topics.video(id), (raw) => {
+            const event = raw as GenerationEvent;
+            inTurn(async () => {
+              // A job's late word (progress written just before its cancel) after the video's final view is dropped.
+              if (!unsent.has(id)) return;
               if (event.type === 'progress') {
                 const told = engineProgressMessage(event.detail, lang);
                 stream.send({ type: 'progress', id, status: 'generating', progress: event.progress, ...(told ? { message: told } : {}) });
@@ -132,28 +147,28 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
                 await sendVideo(id);
                 endIfDone();
               }
-            })
-            .catch((error: unknown) => ctx.log.warn({ err: error }, 'video event stream could not send an event'));
-        }),
-      );
+            }, 'video event stream could not send an event');
+          }),
+        );
+      // The snapshot is the queue's first step (queued with no await after subscribing), so it reads
+      // the rows after the events are watched, and the events that arrive meanwhile come after it.
+      inTurn(async () => {
+        for (const id of [...unsent]) await sendVideo(id);
+        endIfDone();
+      }, 'video event stream could not send its snapshot');
       // An end whose event never reached this replica (team mode: a notification missed while its
       // listener reconnected) is found in the rows.
-      stream.every(STATE_CHECK_MS, () => {
-        queue = queue
-          .then(async () => {
-            if (stream.closed || open.size === 0) return;
-            const current = await ctx.repo.videosOfUser(user.id, [...open]);
-            const ended = current.filter(finished);
-            if (ended.length === 0) return;
-            for (const row of ended) await sendVideo(row.id);
-            endIfDone();
-          })
-          .catch((error: unknown) => ctx.log.warn({ err: error }, 'video event stream could not read its videos again'));
-      });
+      stream.every(STATE_CHECK_MS, () =>
+        inTurn(async () => {
+          if (unsent.size === 0) return;
+          const current = await ctx.repo.videosOfUser(user.id, [...unsent]);
+          const ended = current.filter(finished);
+          if (ended.length === 0) return;
+          for (const row of ended) await sendVideo(row.id);
+          endIfDone();
+        }, 'video event stream could not read its videos again'),
+      );
       try {
-        // A snapshot after subscribing, so an end between the two is not missed.
-        for (const row of rows) await sendVideo(row.id);
-        endIfDone();
         await stream.finished;
       } finally {
         for (const unsubscribe of unsubscribes) unsubscribe();
