@@ -185,99 +185,108 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
     }
   };
 
-  // Events are handled one after another, each possibly reading the database.
+  // Everything this stream sends goes out through one queue, one step at a time: its opening read,
+  // each job event, each state check. A step reads and then sends, and no other step runs in
+  // between, so no word is older than one sent before it and nothing follows the final event.
   let queue = Promise.resolve();
+  const inTurn = (step: () => Promise<void> | void, failure: (error: unknown) => void) => {
+    queue = queue.then(() => (stream.closed ? undefined : step())).catch(failure);
+  };
+  const failInternally = (what: string) => (error: unknown) => {
+    ctx.log.error({ err: error }, what);
+    fail({ error_code: 'internal', error_key: 'analysis_error' });
+  };
+
   const unsubscribe = ctx.jobs.onProgress(topics.request(row.id), (raw) => {
     const event = raw as GenerationEvent;
-    queue = queue
-      .then(async () => {
-        if (stream.closed) return;
-        switch (event.type) {
-          case 'started':
-            sendProgress(10, 'progress_engine_ready');
-            break;
-          case 'text':
-            if (!streaming) {
-              streaming = true;
-              sendProgress(15, 'progress_generating');
-            }
-            stream.send({ type: 'streaming', content: event.content, offset: event.offset });
-            break;
-          case 'text_reset':
-            // A new attempt after this stream showed text: the reader drops it, so no sentence is read twice.
-            if (streaming) stream.send({ type: 'streaming_reset' });
-            break;
-          case 'analysed':
-            await sendAnalysed();
-            break;
-          case 'image_ready': {
-            const image = await ctx.repo.image(event.image_id);
-            if (image) await sendImage(image, event.index, event.total);
-            break;
+    inTurn(async () => {
+      switch (event.type) {
+        case 'started':
+          sendProgress(10, 'progress_engine_ready');
+          break;
+        case 'text':
+          if (!streaming) {
+            streaming = true;
+            sendProgress(15, 'progress_generating');
           }
-          case 'retrying':
-            stream.send({ type: 'progress', progress, message: say('progress_generating'), retry_in_ms: event.delay_ms, reason: event.code });
-            break;
-          case 'progress': {
-            // A candidate's queue position or steps on a self-hosted engine: the bar stays, the words say where it is.
-            const told = engineProgressMessage(event.detail, language);
-            if (told) stream.send({ type: 'progress', progress, message: told, ...(event.index !== undefined ? { index: event.index } : {}) });
-            break;
-          }
-          case 'completed':
-            await finish();
-            break;
-          case 'failed':
-            fail(event);
-            break;
-          default:
-            break;
+          stream.send({ type: 'streaming', content: event.content, offset: event.offset });
+          break;
+        case 'text_reset':
+          // A new attempt after this stream showed text: the reader drops it, so no sentence is read twice.
+          if (streaming) stream.send({ type: 'streaming_reset' });
+          break;
+        case 'analysed':
+          await sendAnalysed();
+          break;
+        case 'image_ready': {
+          const image = await ctx.repo.image(event.image_id);
+          if (image) await sendImage(image, event.index, event.total);
+          break;
         }
-      })
-      .catch((error: unknown) => {
-        ctx.log.error({ err: error }, 'analyse stream could not send an event');
-        fail({ error_code: 'internal', error_key: 'analysis_error' });
-      });
+        case 'retrying':
+          stream.send({ type: 'progress', progress, message: say('progress_generating'), retry_in_ms: event.delay_ms, reason: event.code });
+          break;
+        case 'progress': {
+          // A candidate's queue position or steps on a self-hosted engine: the bar stays, the words say where it is.
+          const told = engineProgressMessage(event.detail, language);
+          if (told) stream.send({ type: 'progress', progress, message: told, ...(event.index !== undefined ? { index: event.index } : {}) });
+          break;
+        }
+        case 'completed':
+          await finish();
+          break;
+        case 'failed': {
+          // The end only while the request is still failed: a failure the opening step below found
+          // and started again (or another resend did) is over, and this stream follows the new run.
+          const current = await ctx.repo.request(row.id);
+          if (!current) fail(event);
+          else if (current.status === 'failed') fail(current);
+          break;
+        }
+        default:
+          break;
+      }
+    }, failInternally('analyse stream could not send an event'));
   });
 
-  // An end (or a stage) whose event never reached this replica (team mode: a notification missed
-  // while its listener reconnected) is found in the rows.
-  stream.every(STATE_CHECK_MS, () => {
-    queue = queue
-      .then(async () => {
-        if (stream.closed) return;
-        const current = await ctx.repo.request(row.id);
-        if (!current || current.status === 'pending') return;
-        await replay();
-        if (current.status === 'completed') await finish();
-        else if (current.status === 'failed') fail(current);
-      })
-      .catch((error: unknown) => ctx.log.warn({ err: error }, 'analyse stream could not read its request again'));
-  });
-  try {
+  // The opening step is the queue's first (queued with no await after subscribing): it reads the
+  // request after its events are watched, so nothing that ends from here on is missed, and the
+  // events that arrive meanwhile come after what it says, judged against what it did.
+  inTurn(async () => {
     sendProgress(2, 'progress_connecting', { request_id: row.client_request_id, id: row.id });
-    // Read again now that events are watched: nothing that ends from here on can be missed.
-    row = (await ctx.repo.request(row.id)) ?? row;
-    if (row.status === 'completed') {
+    const current = (await ctx.repo.request(row.id)) ?? row;
+    if (current.status === 'completed') {
       await finish();
       return;
     }
     const running =
       (await ctx.jobs.isActive(JOB_KINDS.analysis, row.id)) || (await ctx.jobs.isActive(JOB_KINDS.candidates, row.id));
     if (!running) {
-      if (row.status === 'failed') await ctx.repo.reopenRequest(row.id);
+      if (current.status === 'failed') await ctx.repo.reopenRequest(row.id);
       await ctx.jobs.enqueue({ kind: JOB_KINDS.analysis, refId: row.id, userId: row.user_id });
-    } else if (row.status === 'generating') {
+    } else if (current.status === 'generating') {
       sendProgress(10, 'progress_engine_ready');
-      // In the event queue, so live events that arrive meanwhile come after it.
-      queue = queue
-        .then(() => (stream.closed ? undefined : replay()))
-        .catch((error: unknown) => ctx.log.warn({ err: error }, 'analyse stream could not replay the work so far'));
+      // Not being able to say the work so far ends nothing: the live events and the state check carry on.
+      await replay().catch((error: unknown) => ctx.log.warn({ err: error }, 'analyse stream could not replay the work so far'));
     }
+  }, failInternally('analyse stream failed'));
+
+  // An end (or a stage) whose event never reached this replica (team mode: a notification missed
+  // while its listener reconnected) is found in the rows.
+  stream.every(STATE_CHECK_MS, () =>
+    inTurn(
+      async () => {
+        const current = await ctx.repo.request(row.id);
+        if (!current || current.status === 'pending') return;
+        await replay();
+        if (current.status === 'completed') await finish();
+        else if (current.status === 'failed') fail(current);
+      },
+      (error: unknown) => ctx.log.warn({ err: error }, 'analyse stream could not read its request again'),
+    ),
+  );
+  try {
     await stream.finished;
-  } catch (error) {
-    ctx.log.error({ err: error }, 'analyse stream failed');
-    fail({ error_code: 'internal', error_key: 'analysis_error' });
   } finally {
     unsubscribe();
     await queue;
