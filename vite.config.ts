@@ -7,9 +7,10 @@ import { webManifest } from './src/sw/web-manifest';
 import pkg from './package.json' with { type: 'json' };
 import { precompress } from './scripts/vite-precompress';
 import { localeParts } from './scripts/vite-locale-parts';
-import { bootScript } from './scripts/vite-boot-script';
+import { bootScript, type RouteModules } from './scripts/vite-boot-script';
 import { inlineEntryCss } from './scripts/vite-inline-entry-css';
 import { compileHints } from './scripts/vite-compile-hints';
+import { routeChunkGroups } from './scripts/vite-route-chunk-groups';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -30,6 +31,24 @@ function axiosXhrOnly(): Plugin {
   };
 }
 
+/** The modules of src/app/routing/lazy-pages.ts that start each route. */
+const ROUTE_MODULES: RouteModules = {
+  signIn: 'src/features/auth/components/login-page.tsx',
+  // With a session, main.tsx also binds the offline data before the first render.
+  shell: ['src/app/layout/app-shell.tsx', 'src/lib/offline/user-scope.ts'],
+  pages: {
+    '/': 'src/features/home/components/home-page.tsx',
+    '/image-processing': 'src/features/image-processing/components/image-processing-page.tsx',
+    '/video-generation': 'src/features/video-generation/components/video-generation-page.tsx',
+    '/gemini-banana': 'src/features/workshop/components/gemini-banana-page.tsx',
+    '/prompt-management': 'src/features/prompts/components/prompt-management-page.tsx',
+    '/history': 'src/features/history/components/history-page.tsx',
+    '/settings': 'src/features/settings/components/settings-page.tsx',
+  },
+};
+
+const chunkGroups = routeChunkGroups(ROUTE_MODULES.signIn);
+
 export default defineConfig({
   base: '/',
   resolve: {
@@ -40,6 +59,7 @@ export default defineConfig({
   },
   plugins: [
     axiosXhrOnly(),
+    chunkGroups.plugin,
     localeParts(),
     react(),
     VitePWA({
@@ -61,20 +81,7 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
     // The route table of src/app/routing/lazy-pages.ts, for the boot script's preloads.
-    bootScript({
-      signIn: 'src/features/auth/components/login-page.tsx',
-      // With a session, main.tsx also binds the offline data before the first render.
-      shell: ['src/app/layout/app-shell.tsx', 'src/lib/offline/user-scope.ts'],
-      pages: {
-        '/': 'src/features/home/components/home-page.tsx',
-        '/image-processing': 'src/features/image-processing/components/image-processing-page.tsx',
-        '/video-generation': 'src/features/video-generation/components/video-generation-page.tsx',
-        '/gemini-banana': 'src/features/workshop/components/gemini-banana-page.tsx',
-        '/prompt-management': 'src/features/prompts/components/prompt-management-page.tsx',
-        '/history': 'src/features/history/components/history-page.tsx',
-        '/settings': 'src/features/settings/components/settings-page.tsx',
-      },
-    }),
+    bootScript(ROUTE_MODULES),
     inlineEntryCss(),
     compileHints(),
     precompress(),
@@ -87,7 +94,11 @@ export default defineConfig({
   },
   // No source maps: they would hand out the readable source (the server refuses *.map as well),
   // and nothing (precache, audit, scripts) reads them.
-  build: { target: 'es2022', sourcemap: false },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    rolldownOptions: { output: { codeSplitting: { groups: chunkGroups.groups } } },
+  },
   // Module workers, so the on-device upscaler loads each onnxruntime build as its own chunk, on use.
   worker: { format: 'es' },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/upscale-api': 'http://127.0.0.1:8080', '/image-api': 'http://127.0.0.1:8080', '/third-api': 'http://127.0.0.1:8080', '/config.json': 'http://127.0.0.1:8080' } },
