@@ -115,6 +115,7 @@ try {
   let signInScriptBytes: number | null = null;
   for (const target of pages.filter((p) => !only || only.includes(p.name))) {
     const runs: LhrLike[] = [];
+    let retried = 0;
     for (let run = 0; run < RUNS; run++) {
       if (target.keepStorage) await signIn();
       const result = await lighthouse(target.url, {
@@ -126,7 +127,15 @@ try {
         disableStorageReset: target.keepStorage,
       });
       if (!result) throw new Error(`Lighthouse returned nothing for ${target.url}`);
-      if (result.lhr.runtimeError) throw new Error(`Lighthouse could not audit ${target.url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+      const error = result.lhr.runtimeError;
+      // A trace Lighthouse could not read (NO_NAVSTART and the like: "please run Lighthouse again")
+      // is run again, twice at most per page; the count is printed with the page's scores.
+      if (error && retried < 2) {
+        retried++;
+        run--;
+        continue;
+      }
+      if (error) throw new Error(`Lighthouse could not audit ${target.url}: ${error.code} ${error.message}`);
       runs.push(result.lhr);
     }
     // Lighthouse's own pick of the median run (by its first contentful paint and time to
@@ -144,7 +153,7 @@ try {
     // Lighthouse's own CPU benchmark for this run: simulated throttling multiplies the main-thread
     // work it observed, so a busy machine (low index) reads as a slower phone.
     const benchmark = Math.round(lhr.environment.benchmarkIndex);
-    const spread = RUNS > 1 ? ` (median of ${RUNS} runs; performance ${perfRange[0]}–${perfRange.at(-1)})` : '';
+    const spread = `${RUNS > 1 ? ` (median of ${RUNS} runs; performance ${perfRange[0]}–${perfRange.at(-1)})` : ''}${retried ? ` (${retried} run(s) repeated after a Lighthouse trace error)` : ''}`;
     rows.push(`${target.name} (${landed}): ${scores}${spread}\n    ${timings}\n    load ${load.at(-1)!.toFixed(2)}, benchmarkIndex ${benchmark}`);
     if (!target.keepStorage) {
       const lcp = lhr.audits['largest-contentful-paint']?.numericValue ?? Infinity;
