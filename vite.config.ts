@@ -11,6 +11,7 @@ import { bootScript, type RouteModules } from './scripts/vite-boot-script';
 import { inlineEntryCss } from './scripts/vite-inline-entry-css';
 import { compileHints } from './scripts/vite-compile-hints';
 import { routeChunkGroups } from './scripts/vite-route-chunk-groups';
+import { signInBrand } from './scripts/vite-sign-in-brand';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -82,6 +83,8 @@ export default defineConfig({
     }),
     // The route table of src/app/routing/lazy-pages.ts, for the boot script's preloads.
     bootScript(ROUTE_MODULES),
+    // The sign-in screen's brand side in index.html, for a visitor's first paint.
+    signInBrand(),
     inlineEntryCss(),
     compileHints(),
     precompress(),

@@ -16,6 +16,8 @@ import './app/styles/base.css';
 import './components/spinner.css';
 import './components/full-screen-spinner.css';
 import './app/styles/boot-spinner.css';
+// The sign-in screen's brand side: index.html shows it to a visitor before any script runs.
+import './features/auth/components/login-brand.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

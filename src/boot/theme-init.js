@@ -39,6 +39,8 @@
     language = tag ? byPrefix[prefix] || 'en-US' : 'zh-CN';
   }
   root.setAttribute('data-boot-language', language);
+  // A visitor opens on the sign-in screen: index.html shows its brand side until React renders.
+  if (!signedIn) root.setAttribute('data-boot-route', 'sign-in');
 
   // The build's chunk names (null in development). A visitor gets the sign-in page and the first
   // part of their language's strings; a session gets the shell, the page its path names (home for
@@ -52,16 +54,24 @@
     ? routeChunks.shell.concat(routeChunks.pages[path] || routeChunks.pages['/'], strings)
     : routeChunks.signIn.concat(strings.slice(0, 1));
   var seen = {};
-  for (var i = 0; i < files.length; i++) {
-    if (seen[files[i]]) continue;
-    seen[files[i]] = true;
-    var link = document.createElement('link');
-    var css = /\.css$/.test(files[i]);
-    // As Vite's own preload helper asks for them, so its later requests find these.
-    link.rel = css ? 'preload' : 'modulepreload';
-    if (css) link.setAttribute('as', 'style');
-    link.setAttribute('crossorigin', '');
-    link.href = files[i];
-    document.head.appendChild(link);
-  }
+  var preload = function () {
+    for (var i = 0; i < files.length; i++) {
+      if (seen[files[i]]) continue;
+      seen[files[i]] = true;
+      var link = document.createElement('link');
+      var css = /\.css$/.test(files[i]);
+      // As Vite's own preload helper asks for them, so its later requests find these.
+      link.rel = css ? 'preload' : 'modulepreload';
+      if (css) link.setAttribute('as', 'style');
+      link.setAttribute('crossorigin', '');
+      link.href = files[i];
+      document.head.appendChild(link);
+    }
+  };
+  // After the first frame: starting each request here costs the main thread a few milliseconds
+  // (more under a service worker), which would hold back the first paint. The entry script and its
+  // static imports are in the document and start at once either way.
+  requestAnimationFrame(function () {
+    setTimeout(preload, 0);
+  });
 })(ROUTE_CHUNKS);

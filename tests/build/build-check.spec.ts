@@ -93,6 +93,24 @@ test.describe('production build', () => {
     }
   });
 
+  test("carries the sign-in screen's brand side in every language, with ids unique in the page", () => {
+    const html = read('index.html');
+    const brands = [...html.matchAll(/<div class="boot-brand" lang="([\w-]+)">([\s\S]*?<\/section>)<\/div>/g)];
+    expect(brands.map((m) => m[1]).sort()).toEqual(['en-US', 'id-ID', 'th-TH', 'vi-VN', 'zh-CN']);
+    for (const [, language, markup] of brands) {
+      const strings = JSON.parse(readFileSync(path.resolve(`src/i18n/locales/${language}.json`), 'utf8')) as {
+        app: { name: string };
+        auth: { tagline: string; features: Record<string, string> };
+      };
+      expect(markup).toContain(`>${strings.auth.tagline}</p>`);
+      expect(markup).toContain(strings.app.name);
+      for (const feature of Object.values(strings.auth.features)) expect(markup).toContain(feature);
+    }
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [, label] of html.matchAll(/aria-labelledby="([^"]+)"/g)) expect(ids).toContain(label);
+  });
+
   test('emits no source maps and no reference to one', () => {
     const all = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { seriousViolations } from './accessibility';
 import { createUser, signInQuickly } from './shell-helpers';
 
 // Spec §2 route table: visitors only see /login, the shell needs a session, unknown paths go to /.
@@ -54,6 +56,44 @@ test.describe('start-up', () => {
     release();
     await expect(page.getByTestId('login-page')).toBeVisible();
     await expect(boot).toHaveCount(0);
+  });
+
+  test("a visitor sees the sign-in screen's brand side in their language before the scripts run, where the screen then keeps it", async ({
+    browser,
+    baseURL,
+  }) => {
+    const tagline = (JSON.parse(readFileSync('src/i18n/locales/vi-VN.json', 'utf8')) as { auth: { tagline: string } }).auth.tagline;
+    // Tablet portrait (the brand band above the form) and landscape (beside it); a new context for
+    // each, so no service worker from the first answers the second's requests.
+    for (const viewport of [
+      { width: 768, height: 1024 },
+      { width: 1024, height: 768 },
+    ]) {
+      const context = await browser.newContext({ baseURL, viewport, locale: 'vi-VN', hasTouch: true });
+      const page = await context.newPage();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      // Not until "load": that waits for the entry script held here.
+      await page.goto('/#/login', { waitUntil: 'commit' });
+      await expect(page.getByTestId('boot-spinner')).toBeVisible();
+      // Five languages in the document, the reader's alone shown.
+      await expect(page.locator('.boot-brand .login-brand__tagline')).toHaveCount(5);
+      await expect(page.locator('.boot-brand .login-brand__tagline:visible')).toHaveText([tagline]);
+      expect(await seriousViolations(page)).toEqual([]);
+      const before = await page.locator('.boot-brand[lang="vi-VN"] .login-brand__tagline').boundingBox();
+      release();
+      await expect(page.getByTestId('login-page')).toBeVisible();
+      await expect(page.locator('.boot-brand')).toHaveCount(0);
+      const after = page.getByTestId('login-page').locator('.login-brand__tagline');
+      await expect(after).toHaveText(tagline);
+      // No entrance animation over a screen already in place: the tagline stays where it was painted.
+      expect(await after.boundingBox()).toEqual(before);
+      await context.close();
+    }
   });
 
   test('a stored language choice wins over the browser for the spinner text too', async ({ page }) => {

@@ -26,6 +26,11 @@ function runBoot(table: RouteChunks | null): void {
   (0, eval)(source.replace(/\bROUTE_CHUNKS\b(?=\);?\s*$)/, JSON.stringify(table)));
 }
 
+/** The boot script starts its preloads after the first frame, so the first paint comes first. */
+function afterFirstFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 function preloads(): string[] {
   return [...document.head.querySelectorAll('link')].map(
     (l) => `${l.rel}${l.getAttribute('as') ? `:${l.getAttribute('as')}` : ''} ${l.getAttribute('href')}`,
@@ -34,6 +39,7 @@ function preloads(): string[] {
 
 afterEach(() => {
   document.head.innerHTML = '';
+  document.documentElement.removeAttribute('data-boot-route');
   localStorage.clear();
   window.location.hash = '';
 });
@@ -50,10 +56,14 @@ describe('boot script', () => {
     expect(preloads()).toEqual([]);
   });
 
-  it('preloads the sign-in page and the first part of the strings for a visitor', () => {
+  it('preloads the sign-in page and the first part of the strings for a visitor, after the first frame', async () => {
     localStorage.setItem('language', 'en-US');
     window.location.hash = '#/history';
     runBoot(TABLE);
+    // index.html shows the sign-in screen's brand side to a visitor (boot-spinner.css).
+    expect(document.documentElement.dataset.bootRoute).toBe('sign-in');
+    expect(preloads()).toEqual([]);
+    await afterFirstFrame();
     expect(preloads()).toEqual([
       'preload:style /assets/login-page-a.css',
       'modulepreload /assets/login-page-a.js',
@@ -62,12 +72,14 @@ describe('boot script', () => {
     ]);
   });
 
-  it('preloads the shell, the page of the path and all of the strings for a session, once each', () => {
+  it('preloads the shell, the page of the path and all of the strings for a session, once each', async () => {
     localStorage.setItem('language', 'vi-VN');
     localStorage.setItem('isLoggedIn', 'true');
     localStorage.setItem('token', 't');
     window.location.hash = '#/history/?tab=videos';
     runBoot(TABLE);
+    expect(document.documentElement.dataset.bootRoute).toBeUndefined();
+    await afterFirstFrame();
     expect(preloads()).toEqual([
       'modulepreload /assets/app-shell-a.js',
       'modulepreload /assets/icons-a.js',
@@ -78,12 +90,13 @@ describe('boot script', () => {
     ]);
   });
 
-  it('preloads home for a path the router sends home', () => {
+  it('preloads home for a path the router sends home', async () => {
     localStorage.setItem('language', 'en-US');
     localStorage.setItem('isLoggedIn', 'true');
     localStorage.setItem('token', 't');
     window.location.hash = '#/no-such-page';
     runBoot(TABLE);
+    await afterFirstFrame();
     expect(preloads()).toContain('modulepreload /assets/home-page-a.js');
   });
 });

@@ -1,4 +1,6 @@
-// The sign-in screen's brand side: name, tagline and what the workspace does.
+// The sign-in screen's brand side: name, tagline and what the workspace does. Its styles
+// (login-brand.css) are in the entry's stylesheet, and the build renders it into index.html too
+// (scripts/vite-sign-in-brand.ts): a visitor sees it before the scripts arrive.
 import { useTranslation } from 'react-i18next';
 import { ImageIcon, SparklesIcon, VideoIcon } from '../../../components/icons';
 import { LoomLogo } from '../../../components/loom-logo';
