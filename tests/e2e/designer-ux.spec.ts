@@ -210,6 +210,9 @@ test('toasts of every kind pass the colour-contrast check while they show', asyn
   expect(await seriousViolations(page)).toEqual([]);
   // The dark theme too: the page with its sidebar, and each toast.
   await page.emulateMedia({ colorScheme: 'dark' });
+  // The app follows the system theme from a media-query listener, a task after the switch: the
+  // colour transitions start only then, so wait for the dark theme before waiting them out.
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   expect(await seriousViolations(page)).toEqual([]);
 });
