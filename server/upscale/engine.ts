@@ -28,7 +28,6 @@
 // checks the AbortSignal and reports progress. Jobs run one at a time per
 // engine, which bounds memory; callers queue.
 
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as ort from 'onnxruntime-node';
@@ -49,6 +48,7 @@ import { UpscaleError } from './errors.js';
 import { type FeatureData, FeatureCache } from './feature-cache.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
+import { type ModelInfo, listModelFiles, parseModelName } from './model-list.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
 import { extractTile, storeTile } from '../../shared/upscale/padding.js';
 import {
@@ -88,11 +88,6 @@ export interface UpscaleResult {
   skipCachedTiles: number;
 }
 
-export interface ModelInfo {
-  name: string;
-  scale: number;
-  denoise: string;
-}
 
 export interface UpscaleEngineOptions {
   modelsDir: string;
@@ -195,13 +190,6 @@ interface LoadedModel {
   sessions: Map<string, Promise<ort.InferenceSession>>;
 }
 
-const MODEL_NAME = /^up([234])x-(conservative|no-denoise|denoise[123]x)$/;
-
-function parseModelName(name: string): ModelInfo | undefined {
-  const m = MODEL_NAME.exec(name);
-  return m ? { name, scale: Number(m[1]), denoise: m[2]! } : undefined;
-}
-
 export class UpscaleEngine {
   private readonly modelsDir: string;
   private readonly threads: number;
@@ -232,13 +220,8 @@ export class UpscaleEngine {
     this.featureCacheDir = opts.featureCacheDir;
   }
 
-  async listModels(): Promise<ModelInfo[]> {
-    const files = await readdir(weightsDir(this.modelsDir));
-    return files
-      .filter((f) => f.endsWith('.param') && files.includes(f.replace(/\.param$/, '.bin')))
-      .map((f) => parseModelName(f.replace(/\.param$/, '')))
-      .filter((m): m is ModelInfo => m !== undefined)
-      .sort((a, b) => a.scale - b.scale || a.name.localeCompare(b.name));
+  listModels(): Promise<ModelInfo[]> {
+    return listModelFiles(this.modelsDir);
   }
 
   upscale(input: Buffer, opts: UpscaleOptions): Promise<UpscaleResult> {

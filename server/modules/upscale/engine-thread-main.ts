@@ -20,12 +20,6 @@ function asThreadError(error: unknown): ThreadError {
 
 port.on('message', (message: ToEngine) => {
   switch (message.type) {
-    case 'list':
-      engine.listModels().then(
-        (models) => post({ type: 'models', id: message.id, models }),
-        (error: unknown) => post({ type: 'error', id: message.id, error: asThreadError(error) }),
-      );
-      return;
     case 'abort':
       running.get(message.id)?.abort();
       return;

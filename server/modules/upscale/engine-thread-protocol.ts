@@ -3,7 +3,7 @@
 // and progress streams keep answering while a tile is being computed.
 import type { UpscaleEngineOptions } from '../../upscale/engine.js';
 import type { UpscaleErrorCode } from '../../upscale/errors.js';
-import type { EngineJobResult, EngineModel } from './upscale-engine-port.js';
+import type { EngineJobResult } from './upscale-engine-port.js';
 
 /** The thread's UpscaleEngine options: named as the engine names them, so none is dropped on the way. */
 export interface EngineThreadOptions
@@ -21,7 +21,6 @@ export type EngineJobParams = {
 };
 
 export type ToEngine =
-  | { type: 'list'; id: number }
   | { type: 'upscale'; id: number; input: Uint8Array; params: EngineJobParams }
   | { type: 'abort'; id: number }
   /** Stop: running jobs are cancelled at their next tile, then the thread exits by itself. */
@@ -33,7 +32,6 @@ export interface ThreadError {
 }
 
 export type FromEngine =
-  | { type: 'models'; id: number; models: EngineModel[] }
   | { type: 'progress'; id: number; fraction: number }
   | { type: 'result'; id: number; result: Omit<EngineJobResult, 'data'> & { data: Uint8Array } }
   | { type: 'error'; id: number; error: ThreadError };

@@ -3,6 +3,7 @@
 // next job starts a new one. A thread stopped mid-job (closed, or crashed) never deletes its
 // feature cache's temporary file: once it has exited, its files are removed here.
 import { Worker } from 'node:worker_threads';
+import { listModelFiles } from '../../upscale/model-list.js';
 import { UpscaleError } from '../../upscale/errors.js';
 import { featureCacheDir, removeThreadFiles } from '../../upscale/feature-cache-dir.js';
 import type { EngineThreadOptions, FromEngine, ToEngine } from './engine-thread-protocol.js';
@@ -34,8 +35,12 @@ export class ThreadedEngine implements UpscaleEnginePort {
     this.options = { ...options, featureCacheDir: options.featureCacheDir ?? featureCacheDir() };
   }
 
+  /**
+   * The models folder's list, read here: it needs no engine, so the first visit to the image page
+   * does not wait for the thread to start (about a second here, more on a busy machine).
+   */
   listModels(): Promise<EngineModel[]> {
-    return this.call<EngineModel[]>({ type: 'list', id: this.nextId++ });
+    return listModelFiles(this.options.modelsDir);
   }
 
   upscale(input: Buffer, opts: EngineJobOptions): Promise<EngineJobResult> {
@@ -113,10 +118,6 @@ export class ThreadedEngine implements UpscaleEnginePort {
     switch (message.type) {
       case 'progress':
         pending.onProgress?.(message.fraction);
-        return;
-      case 'models':
-        this.pending.delete(message.id);
-        pending.resolve(message.models);
         return;
       case 'result': {
         this.pending.delete(message.id);

@@ -1,7 +1,11 @@
 // The service's engine runs on a worker thread: the same bytes as the engine on this thread,
 // typed errors and cancellation across the thread, and an event loop that keeps turning while
 // tiles are computed (onnxruntime-node holds the calling thread for each run).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ThreadedEngine } from '../../../server/modules/upscale/threaded-engine.js';
@@ -34,6 +38,32 @@ async function longestStall(job: () => Promise<unknown>): Promise<number> {
 }
 
 describe('the engine on its own thread', () => {
+  it('lists the models without starting its thread, so the image page does not wait for it', async () => {
+    // Thread ids are handed out in order: a probe thread before and after the listing shows
+    // whether any other thread started in between.
+    const probe = () => {
+      const worker = new Worker('', { eval: true });
+      void worker.terminate();
+      return worker.threadId;
+    };
+    const fresh = new ThreadedEngine({ modelsDir: await models(), threads: 1, maxInputPixels: 1_000_000 });
+    const before = probe();
+    expect((await fresh.listModels()).map((m) => m.name)).toContain('up2x-conservative');
+    expect(probe()).toBe(before + 1);
+    await fresh.close();
+  });
+
+  it('without weights on disk, the listing fails as a missing folder (which the service answers with 503 models_unavailable)', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'loom-no-models-'));
+    const engine = new ThreadedEngine({ modelsDir: empty, threads: 1, maxInputPixels: 1_000_000 });
+    try {
+      await expect(engine.listModels()).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      await engine.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('lists the models and answers with the same bytes as the engine on this thread', async () => {
     expect((await threaded.listModels()).map((m) => m.name)).toEqual(
       (await direct.listModels()).map((m) => m.name),
