@@ -21,6 +21,14 @@ export interface EventStream {
   readonly finished: Promise<void>;
   /** Calls `check` every `ms` until the stream ends. */
   every(ms: number, check: () => void): void;
+  /**
+   * Runs `step` after every step queued before it, one at a time, and not at all once the stream
+   * has closed; a step's error goes to `failed`. A step reads and then sends with no other step in
+   * between, so nothing sent is older than what went before it and nothing follows a final event.
+   */
+  inTurn(step: () => Promise<void> | void, failed: (error: unknown) => void): void;
+  /** Resolves once every step queued so far has run. */
+  stepsDone(): Promise<void>;
 }
 
 export function openEventStream(_request: FastifyRequest, reply: FastifyReply): EventStream {
@@ -29,6 +37,7 @@ export function openEventStream(_request: FastifyRequest, reply: FastifyReply): 
   let resolveFinished: () => void = () => {};
   const finished = new Promise<void>((resolve) => (resolveFinished = resolve));
   const timers: NodeJS.Timeout[] = [];
+  let steps = Promise.resolve();
   const close = () => {
     if (closed) return;
     closed = true;
@@ -55,5 +64,9 @@ export function openEventStream(_request: FastifyRequest, reply: FastifyReply): 
     every(ms, check) {
       if (!closed) timers.push(setInterval(check, ms));
     },
+    inTurn(step, failed) {
+      steps = steps.then(() => (closed ? undefined : step())).catch(failed);
+    },
+    stepsDone: () => steps,
   };
 }

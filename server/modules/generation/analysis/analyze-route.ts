@@ -185,13 +185,8 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
     }
   };
 
-  // Everything this stream sends goes out through one queue, one step at a time: its opening read,
-  // each job event, each state check. A step reads and then sends, and no other step runs in
-  // between, so no word is older than one sent before it and nothing follows the final event.
-  let queue = Promise.resolve();
-  const inTurn = (step: () => Promise<void> | void, failure: (error: unknown) => void) => {
-    queue = queue.then(() => (stream.closed ? undefined : step())).catch(failure);
-  };
+  // Everything this stream sends goes through its queue (stream.inTurn): its opening read, each
+  // job event, each state check.
   const failInternally = (what: string) => (error: unknown) => {
     ctx.log.error({ err: error }, what);
     fail({ error_code: 'internal', error_key: 'analysis_error' });
@@ -199,7 +194,7 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
 
   const unsubscribe = ctx.jobs.onProgress(topics.request(row.id), (raw) => {
     const event = raw as GenerationEvent;
-    inTurn(async () => {
+    stream.inTurn(async () => {
       switch (event.type) {
         case 'started':
           sendProgress(10, 'progress_engine_ready');
@@ -252,7 +247,7 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
   // The opening step is the queue's first (queued with no await after subscribing): it reads the
   // request after its events are watched, so nothing that ends from here on is missed, and the
   // events that arrive meanwhile come after what it says, judged against what it did.
-  inTurn(async () => {
+  stream.inTurn(async () => {
     sendProgress(2, 'progress_connecting', { request_id: row.client_request_id, id: row.id });
     const current = (await ctx.repo.request(row.id)) ?? row;
     if (current.status === 'completed') {
@@ -274,7 +269,7 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
   // An end (or a stage) whose event never reached this replica (team mode: a notification missed
   // while its listener reconnected) is found in the rows.
   stream.every(STATE_CHECK_MS, () =>
-    inTurn(
+    stream.inTurn(
       async () => {
         const current = await ctx.repo.request(row.id);
         if (!current || current.status === 'pending') return;
@@ -289,6 +284,6 @@ async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, 
     await stream.finished;
   } finally {
     unsubscribe();
-    await queue;
+    await stream.stepsDone();
   }
 }

@@ -100,12 +100,10 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
         new_gemini_generation_id: generationId,
       };
       const [sourceView] = await ctx.views.images([source], language);
-      let queue = Promise.resolve();
       const unsubscribe = ctx.jobs.onProgress(topics.regenerate(generationId), (raw) => {
         const event = raw as GenerationEvent;
-        queue = queue
-          .then(async () => {
-            if (stream.closed) return;
+        stream.inTurn(
+          async () => {
             if (event.type === 'started') {
               stream.send({ type: 'progress', progress: 10, message: say('progress_engine_ready') });
             } else if (event.type === 'image_ready') {
@@ -142,12 +140,13 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
               });
               stream.end();
             }
-          })
-          .catch((error: unknown) => {
+          },
+          (error: unknown) => {
             ctx.log.error({ err: error }, 'regenerate stream could not send an event');
             stream.send({ type: 'error', code: 'internal', message: say('regeneration_failed') });
             stream.end();
-          });
+          },
+        );
       });
       try {
         stream.send({ type: 'connected', ...ids });
@@ -162,7 +161,7 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
         stream.end();
       } finally {
         unsubscribe();
-        await queue;
+        await stream.stepsDone();
       }
     },
   );

@@ -70,7 +70,6 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
       const say = (key: Parameters<typeof message>[0], vars?: Record<string, string | number>) => message(key, language, vars);
       const outcome = new Map<number, { status: 'completed' | 'failed'; prompts: unknown[]; error?: unknown }>();
       const overall = () => Math.round((100 * outcome.size) / ids.length);
-      let queue = Promise.resolve();
       /** Images whose prompt text this stream has shown. */
       const streamedText = new Set<number>();
       const finishIfDone = () => {
@@ -86,9 +85,10 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
       const unsubscribes = ids.map((imageId) =>
         ctx.jobs.onProgress(topics.videoPrompts(imageId), (raw) => {
           const event = raw as GenerationEvent;
-          queue = queue
-            .then(async () => {
-              if (stream.closed || outcome.has(imageId)) return;
+          stream.inTurn(
+            async () => {
+              // Nothing more of an image after its outcome.
+              if (outcome.has(imageId)) return;
               if (event.type === 'started') {
                 stream.send({ type: 'progress', image_id: imageId, progress: overall(), message: say('progress_generating') });
               } else if (event.type === 'prompt_text') {
@@ -114,12 +114,13 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
                 stream.send({ type: 'image_error', image_id: imageId, ...error });
                 finishIfDone();
               }
-            })
-            .catch((error: unknown) => {
+            },
+            (error: unknown) => {
               ctx.log.error({ err: error }, 'video prompt stream could not send an event');
               stream.send({ type: 'error', code: 'internal', message: say('video_prompt_failed') });
               stream.end();
-            });
+            },
+          );
         }),
       );
       try {
@@ -140,7 +141,7 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
         stream.end();
       } finally {
         for (const unsubscribe of unsubscribes) unsubscribe();
-        await queue;
+        await stream.stepsDone();
       }
     },
   );

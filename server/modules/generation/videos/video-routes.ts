@@ -104,16 +104,10 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
       // `complete` waits for all of them, those already ended when the stream opened as well.
       const unsent = new Set(rows.map((r) => r.id));
       const stream = openEventStream(request, reply);
-      // Everything this stream sends goes out through one queue, one step at a time: the snapshot,
-      // each job event, each state check. A step reads rows and then sends, and no other step runs
-      // in between, so no view is older than one sent before it and `complete` never passes a
-      // final view still being read.
-      let queue = Promise.resolve();
-      const inTurn = (step: () => Promise<void>, failure: string) => {
-        queue = queue
-          .then(() => (stream.closed ? undefined : step()))
-          .catch((error: unknown) => ctx.log.warn({ err: error }, failure));
-      };
+      // Everything this stream sends goes through its queue (stream.inTurn): the snapshot, each job
+      // event, each state check, so `complete` never passes a final view still being read.
+      const inTurn = (step: () => Promise<void>, failure: string) =>
+        stream.inTurn(step, (error: unknown) => ctx.log.warn({ err: error }, failure));
       const sendVideo = async (id: number) => {
         // After its final view nothing more of a video is sent.
         if (!unsent.has(id)) return;
@@ -172,7 +166,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
         await stream.finished;
       } finally {
         for (const unsubscribe of unsubscribes) unsubscribe();
-        await queue;
+        await stream.stepsDone();
       }
     },
   );
