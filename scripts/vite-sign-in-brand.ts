@@ -10,12 +10,12 @@ import type { Plugin } from 'vite';
 const MARKER = '<!-- sign-in-brand -->';
 
 /** Each language's markup, its element ids made unique per language (five copies in one page). */
-export function brandMarkup(byLanguage: Record<string, string>): string {
+function brandMarkup(byLanguage: Record<string, string>): string {
   return Object.entries(byLanguage)
     .map(([language, html]) => {
       const unique = html.replace(
-        /\b(id|aria-labelledby)="([^"]+)"/g,
-        (_, attribute: string, id: string) => `${attribute}="boot-${language}-${id}"`,
+        /(\s)(id|aria-labelledby)="([^"]+)"/g,
+        (_, space: string, attribute: string, id: string) => `${space}${attribute}="boot-${language}-${id}"`,
       );
       return `<div class="boot-brand" lang="${language}">${unique}</div>`;
     })
