@@ -45,7 +45,8 @@ import {
   withSkips,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
-import { type FeatureData, FeatureCache } from './feature-cache.js';
+import { FeatureCache } from './feature-cache.js';
+import { featureData, featureTensor } from './feature-data.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { type ModelInfo, listModelFiles, parseModelName } from './model-list.js';
@@ -622,11 +623,11 @@ export class UpscaleEngine {
           area += owned.area;
           const key = featInput(k);
           if ((lastUse.get(key) ?? -1) > k)
-            await cache.put(`${t.row}:${t.col}:${key}`, feat.data as Float32Array, feat.dims as number[]);
+            await cache.put(`${t.row}:${t.col}:${key}`, featureData(feat), feat.dims as number[]);
           for (const name of session.outputNames) {
             const kept = res[name]!;
             if (isCached(name))
-              await cache.put(`${t.row}:${t.col}:${name}`, kept.data as FeatureData, kept.dims as number[]);
+              await cache.put(`${t.row}:${t.col}:${name}`, featureData(kept), kept.dims as number[]);
           }
           for (const [name, last] of lastUse)
             if (last === k && isCached(name)) await cache.delete(`${t.row}:${t.col}:${name}`);
@@ -693,7 +694,7 @@ interface JobContext {
 /** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
 function releaseCached(feeds: Record<string, ort.Tensor>, cache: FeatureCache): void {
   for (const [name, tensor] of Object.entries(feeds))
-    if (isCached(name)) cache.release(tensor.data as FeatureData);
+    if (isCached(name)) cache.release(featureData(tensor));
 }
 
 /** model inputs (and stage outputs) that live in the feature cache */
@@ -704,9 +705,7 @@ function isCached(name: string): boolean {
 /** A tile's cached map as a model input (skip branches are float16). */
 async function cachedTensor(cache: FeatureCache, t: Tile, name: string): Promise<ort.Tensor> {
   const f = await cache.get(`${t.row}:${t.col}:${name}`);
-  return f.data instanceof Uint16Array
-    ? new ort.Tensor('float16', f.data, f.dims)
-    : new ort.Tensor('float32', f.data, f.dims);
+  return featureTensor(f.data, f.dims);
 }
 
 function pick(feeds: Record<string, ort.Tensor>, names: readonly string[]): Record<string, ort.Tensor> {
