@@ -46,11 +46,11 @@ port.on('message', (message: ToEngine) => {
         })
         .then(
           (result) => {
-            // A pooled or sliced Buffer cannot be transferred whole: copy it into its own memory.
-            const own =
-              result.data.byteOffset === 0 && result.data.byteLength === result.data.buffer.byteLength
-                ? new Uint8Array(result.data.buffer, 0, result.data.byteLength)
-                : new Uint8Array(result.data);
+            // Copied into memory of its own before it is transferred: the encoder's Buffer may be a
+            // slice of a pool, or memory the native encoder allocated, which Node 22 and newer refuse
+            // to transfer ("Cannot transfer object of unsupported type"). One copy of the encoded
+            // file, small beside the upscale that made it.
+            const own = new Uint8Array(result.data);
             const { tiles: _tiles, strategy: _strategy, ...rest } = result;
             post({ type: 'result', id, result: { ...rest, data: own } }, [own.buffer as ArrayBuffer]);
           },
