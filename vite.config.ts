@@ -2,16 +2,17 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { PRECACHE_IGNORES } from './src/sw/routes';
-import { webManifest } from './src/sw/web-manifest';
+import { PRECACHE_IGNORES } from './src/sw/routes.ts';
+import { webManifest } from './src/sw/web-manifest.ts';
 import pkg from './package.json' with { type: 'json' };
-import { precompress } from './scripts/vite-precompress';
-import { localeParts } from './scripts/vite-locale-parts';
-import { bootScript, type RouteModules } from './scripts/vite-boot-script';
-import { inlineEntryCss } from './scripts/vite-inline-entry-css';
-import { compileHints } from './scripts/vite-compile-hints';
-import { routeChunkGroups } from './scripts/vite-route-chunk-groups';
-import { signInBrand } from './scripts/vite-sign-in-brand';
+import { precompress } from './scripts/vite-precompress.ts';
+import { localeParts } from './scripts/vite-locale-parts.ts';
+import { bootScript, type RouteModules } from './scripts/vite-boot-script.ts';
+import { inlineEntryCss } from './scripts/vite-inline-entry-css.ts';
+import { compileHints } from './scripts/vite-compile-hints.ts';
+import { routeChunkGroups } from './scripts/vite-route-chunk-groups.ts';
+import { signInBrand } from './scripts/vite-sign-in-brand.ts';
+import { swSingleFile } from './scripts/vite-sw-single-file.ts';
 
 // The PWA build. The service worker is our own TypeScript file (injectManifest) so that the
 // caching rules stay readable and testable; API base URLs come from /config.json at run time.
@@ -78,6 +79,7 @@ export default defineConfig({
         globIgnores: PRECACHE_IGNORES,
         // A single oversized entry fails the build instead of slowing every install.
         maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+        buildPlugins: { vite: [swSingleFile()] },
       },
       devOptions: { enabled: false },
     }),
@@ -100,9 +102,13 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
-    rolldownOptions: { output: { codeSplitting: { groups: chunkGroups.groups } } },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: chunkGroups.groups } },
+      // The plugin timing report is for a plugin's authors; a build prints what went wrong only.
+      checks: { pluginTimings: false },
+    },
   },
   // Module workers, so the on-device upscaler loads each onnxruntime build as its own chunk, on use.
-  worker: { format: 'es' },
+  worker: { format: 'es', rolldownOptions: { checks: { pluginTimings: false } } },
   server: { proxy: { '/api': 'http://127.0.0.1:8080', '/upscale-api': 'http://127.0.0.1:8080', '/image-api': 'http://127.0.0.1:8080', '/third-api': 'http://127.0.0.1:8080', '/config.json': 'http://127.0.0.1:8080' } },
 });

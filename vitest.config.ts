@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { localeParts } from './scripts/vite-locale-parts';
+import { localeParts } from './scripts/vite-locale-parts.ts';
 
 // Two projects: pure/browser-side logic under jsdom, server integration under node.
 // End-to-end tests are Playwright's (tests/e2e) and run separately.

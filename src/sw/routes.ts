@@ -9,7 +9,7 @@
 //   deviceManifest  the upscale graphs' manifest → network first, cached copy when offline
 //   deviceModel  the upscale graphs and onnxruntime's wasm → cache first, on first use (never precached)
 //   passthrough  API calls, the reachability probe, other origins, non-GET → never touched
-import { SUPPORTED_LANGUAGES } from '../../shared/i18n/languages';
+import { SUPPORTED_LANGUAGES } from '../../shared/i18n/languages.ts';
 
 export type RouteKind = 'navigation' | 'config' | 'locale' | 'media' | 'video' | 'deviceManifest' | 'deviceModel' | 'passthrough';
 
