@@ -8,12 +8,13 @@ import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { installAccessGuard, type Authenticator } from '../../http/access-guard.js';
 import type { JobEngine } from '../../jobs/job-engine.js';
+import { openBlobStore } from '../../storage/open-blob-store.js';
+import { createSignedLinks } from '../../storage/signed-links.js';
 import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cache-dir.js';
 import { realEngineFactory } from './real-engine.js';
 import { DurableReplays } from './durable-replays.js';
 import { createInputStore } from './input-store.js';
 import { createResultStore, type ResultStore } from './result-store.js';
-import { createSignedUrls } from './signed-urls.js';
 import { UpscaleJobTable } from './team-jobs.js';
 import { TeamUpscales } from './team-upscale.js';
 import { upscaleJobHandlers, UpscaleWorkerPresence } from './team-upscale-jobs.js';
@@ -83,7 +84,7 @@ function registerTeamUpscaleJobs(
   o: { jobs: JobEngine; db: Db; now: () => Date; store: ResultStore; service?: UpscaleService },
 ): { table: UpscaleJobTable; replays: DurableReplays; inputs: ReturnType<typeof createInputStore> } {
   const table = new UpscaleJobTable(o.db.kysely, o.now);
-  const inputs = createInputStore(config.storage, config.dataDir);
+  const inputs = createInputStore(openBlobStore(config));
   const replays = new DurableReplays(o.db.kysely, o.now, (outcome) => o.store.has(outcome.resultId));
   // The job engine's own id in team mode: one row per process in the workers table.
   const workerId = o.jobs.workerId ?? `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -113,7 +114,7 @@ function registerTeamUpscaleJobs(
     app.addHook('onReady', async () => presence.start());
     app.addHook('preClose', async () => presence.stop());
   }
-  app.addHook('onClose', async () => inputs.close?.());
+  app.addHook('onClose', async () => inputs.close());
   return { table, replays, inputs };
 }
 
@@ -128,7 +129,7 @@ export async function registerUpscaleWorker(
 ): Promise<UpscaleService> {
   const c = config.upscale;
   await sweepFeatureCacheDir(featureCacheDir()).catch((error: unknown) => app.log.warn({ err: error }, 'feature cache sweep failed'));
-  const store = createResultStore(config.storage, config.dataDir);
+  const store = createResultStore(openBlobStore(config));
   const service = new UpscaleService({
     engines: engineFactory(config, o.engines),
     concurrency: c.concurrency,
@@ -140,7 +141,7 @@ export async function registerUpscaleWorker(
     resultTtlSeconds: c.resultTtlSeconds,
     dataDir: config.dataDir,
     store,
-    signedUrls: createSignedUrls(config.jwtSecret, config.publicApi.upscale.replace(/\/+$/, '')),
+    resultLinks: createSignedLinks(config.jwtSecret, 'upscaleResult', config.publicApi.upscale.replace(/\/+$/, ''), c.resultTtlSeconds),
     now: o.now,
   });
   registerTeamUpscaleJobs(app, config, { jobs: o.jobs, db: o.db, now: o.now, store, service });
@@ -162,8 +163,8 @@ export async function registerUpscaleGroup(
     },
     (error: unknown) => app.log.warn({ err: error }, 'feature cache sweep failed'),
   );
-  const signedUrls = createSignedUrls(config.jwtSecret, o.prefix);
-  const store = createResultStore(config.storage, config.dataDir);
+  const resultLinks = createSignedLinks(config.jwtSecret, 'upscaleResult', o.prefix, c.resultTtlSeconds);
+  const store = createResultStore(openBlobStore(config));
   let team: TeamUpscales | undefined;
   const service = new UpscaleService({
     engines: o.team && config.role === 'api' ? noEngines : engineFactory(config, o.engines),
@@ -175,7 +176,7 @@ export async function registerUpscaleGroup(
     resultTtlSeconds: c.resultTtlSeconds,
     dataDir: config.dataDir,
     store,
-    signedUrls,
+    resultLinks,
     now: o.now,
     ...(o.team ? { uploadsBusy: () => team!.full() } : {}),
   });
@@ -218,7 +219,7 @@ export async function registerUpscaleGroup(
       registerUpscaleRoutes(group, {
         service,
         db: o.db,
-        signedUrls,
+        resultLinks,
         now: o.now,
         uploadLimitBytes: config.uploadLimitBytes,
         maxPixels: c.maxPixels,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { currentUser } from '../../http/current-user.js';
 import { parseRange } from '../../storage/file-routes.js';
+import type { SignedLinks } from '../../storage/signed-links.js';
 import { discardRestOfBody } from '../../http/multipart-form.js';
 import type { UploadHold } from '../../http/upload-budget.js';
 import { streamBatch } from './batch-stream.js';
@@ -12,7 +13,7 @@ import { abortOnDisconnect } from './client-abort.js';
 import { DurableReplays } from './durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from './idempotent-results.js';
 import { modelViewSchema } from './model-catalogue.js';
-import type { SignedUrls } from './signed-urls.js';
+import { resultContentType } from './result-store.js';
 import { streamTeamBatch } from './team-batch-stream.js';
 import type { TeamUpscales } from './team-upscale.js';
 import { fileTooLarge, UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
@@ -25,7 +26,7 @@ export interface UpscaleRouteOptions {
   service: UpscaleService;
   /** Holds the replay records of keyed upscales. */
   db: Db;
-  signedUrls: SignedUrls;
+  resultLinks: SignedLinks;
   now: () => Date;
   uploadLimitBytes: number;
   maxPixels: number;
@@ -39,8 +40,6 @@ export interface UpscaleRouteOptions {
 
 /** Sent with the model list: POST /upscale/single honours Idempotency-Key (resends are replayed). */
 export const IDEMPOTENCY_SUPPORT_HEADER = 'upscale-idempotency';
-
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 const success = z.literal('success');
 
@@ -248,7 +247,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     const { expires, sig } = request.query;
     const nowMs = o.now().getTime();
     // The signature is the access check: links work in <img src> without a bearer header.
-    if (!o.signedUrls.verify(id, filename, expires, sig, nowMs))
+    if (!o.resultLinks.verify(id, filename, expires, sig, nowMs))
       throw new UpscaleHttpError(403, 'link_invalid');
     // Wherever the result was written (this process, another replica, the shared bucket).
     const size = await o.service.store.size(id, filename);
@@ -257,12 +256,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
     const stream = await o.service.store.open(id, filename, range);
     if (!stream) throw new UpscaleHttpError(404, 'not_found');
-    const ext = filename.slice(filename.lastIndexOf('.') + 1);
     const maxAge = Math.max(0, Number(expires) - Math.floor(nowMs / 1000));
     const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     const disposition = request.query.download ? 'attachment' : 'inline';
     void reply
-      .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+      .header('content-type', resultContentType(filename))
       .header('cache-control', `private, max-age=${maxAge}, immutable`)
       .header('accept-ranges', 'bytes')
       .header(

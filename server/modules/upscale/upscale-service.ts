@@ -4,9 +4,10 @@ import { UpscaleError } from '../../upscale/errors.js';
 import { admitImage } from './image-admission.js';
 import { JobQueue } from './job-queue.js';
 import { toModelViews, type ModelView } from './model-catalogue.js';
-import { DiskResultStore, resultFilename, type ResultStore } from './result-store.js';
-import type { SignedUrls } from './signed-urls.js';
+import { createResultStore, resultFilename, type ResultStore } from './result-store.js';
 import { UploadBudget } from '../../http/upload-budget.js';
+import { createDiskBlobStore } from '../../storage/disk-blob-store.js';
+import type { SignedLinks } from '../../storage/signed-links.js';
 import type { EngineFactory, EngineModel, UpscaleEnginePort } from './upscale-engine-port.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';
@@ -22,7 +23,8 @@ export interface UpscaleServiceOptions {
   dataDir: string;
   /** Where results are kept; by default on disk under dataDir. */
   store?: ResultStore;
-  signedUrls: SignedUrls;
+  /** Signs a result's link for RESULT_TTL_SECONDS, the lifetime the sweep keeps it. */
+  resultLinks: SignedLinks;
   now: () => Date;
   /** The upload budget's refusal; by default this process's queue-full answer with its estimate. */
   uploadsBusy?: () => UpscaleHttpError;
@@ -62,7 +64,7 @@ export class UpscaleService {
     this.queue = new JobQueue(o.concurrency, o.maxQueue);
     // Held bytes free up as jobs finish: the queue's estimate is the retry hint.
     this.uploads = new UploadBudget(o.maxInflightBytes, o.uploadsBusy ?? (() => this.queue.full()));
-    this.store = o.store ?? new DiskResultStore(o.dataDir);
+    this.store = o.store ?? createResultStore(createDiskBlobStore(o.dataDir));
     this.engines = Array.from({ length: o.concurrency }, (_, slot) => o.engines(slot));
   }
 
@@ -110,10 +112,9 @@ export class UpscaleService {
       resultFilename(input.filename, params.modelName, result.format),
       result.data,
     );
-    const expiresAt = this.o.now().getTime() + this.o.resultTtlSeconds * 1000;
     const outcome: UpscaleOutcome = {
       resultId: staged.id,
-      url: this.o.signedUrls.sign(staged.id, staged.filename, expiresAt),
+      url: this.o.resultLinks.sign(staged.id, staged.filename, this.o.now().getTime()),
       filename: staged.filename,
       width: result.width,
       height: result.height,
@@ -143,6 +144,6 @@ export class UpscaleService {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await Promise.all(this.engines.map((e) => e.close()));
-    this.store.close?.();
+    this.store.close();
   }
 }
