@@ -173,7 +173,7 @@ describe.skipIf(postgres.skip)('upscaling through the queue: two API replicas an
     worker2 = await t.build('worker', engine2);
     token = await designerToken(api1);
     images = await Promise.all(Array.from({ length: 8 }, (_, i) => makeImage('png', 16 + i, 12)));
-    table = new UpscaleJobTable(api1.db.kysely, () => new Date());
+    table = new UpscaleJobTable(api1.db.kysely, () => new Date(), 30_000);
   }, 60_000);
 
   afterAll(() => t.close());
@@ -410,7 +410,7 @@ describe.skipIf(postgres.skip)('a worker killed mid-upscale, noticed by its hear
   }, 60_000);
 
   it("refuses the late answer of a worker that no longer owns the image's job", async () => {
-    const table = new UpscaleJobTable(api.db.kysely, () => new Date());
+    const table = new UpscaleJobTable(api.db.kysely, () => new Date(), 1_000);
     const id = await api.db.kysely.transaction().execute((trx) =>
       table.insert(trx, { userId: 1, key: null, fingerprint: null, batchId: null, inputRef: 'late', filename: 'late.png', params: {} }),
     );
