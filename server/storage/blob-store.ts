@@ -44,10 +44,10 @@ export interface BlobStore {
   /** The published keys under a prefix (ending in '/'). */
   list(prefix: string): AsyncIterable<ListedBlob>;
   /**
-   * Removes what was written under a prefix before `beforeMs`, published or left staged by a crash;
-   * answers how many published ones it removed.
+   * Removes what was written under a prefix before `beforeMs`, published or left staged by a crash,
+   * except the published keys `keep` holds on to; answers how many published ones it removed.
    */
-  removeOlder(prefix: string, beforeMs: number): Promise<number>;
+  removeOlder(prefix: string, beforeMs: number, keep?: (key: string) => boolean): Promise<number>;
   /** Lets go of connections (the S3 client's); the disk has none. */
   close(): void;
 }

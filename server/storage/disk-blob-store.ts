@@ -107,12 +107,13 @@ export function createDiskBlobStore(dataDir: string): BlobStore {
       }
     },
 
-    async removeOlder(prefix, beforeMs) {
+    async removeOlder(prefix, beforeMs, keep) {
       const root = prefixDir(prefix);
       let removed = 0;
       const emptied = new Set<string>();
       for await (const found of filesBelow(root)) {
         if (found.mtimeMs >= beforeMs) continue;
+        if (!found.staged && keep?.(keyOf(found.file))) continue;
         await rm(found.file, { force: true });
         if (!found.staged) removed++;
         emptied.add(path.dirname(found.file));

@@ -102,10 +102,10 @@ export function createS3BlobStore(s3: S3Bucket): BlobStore {
     },
 
     /** A bucket lifecycle rule may remove old objects too; this does it without one. */
-    async removeOlder(prefix, beforeMs) {
+    async removeOlder(prefix, beforeMs, keep) {
       let removed = 0;
       for await (const blob of store.list(prefix)) {
-        if (blob.writtenAtMs >= beforeMs) continue;
+        if (blob.writtenAtMs >= beforeMs || keep?.(blob.key)) continue;
         await store.remove(blob.key);
         removed++;
       }

@@ -16,6 +16,11 @@ export interface InputStore {
   remove(ref: string): Promise<void>;
   /** Names of inputs written before `beforeMs`. */
   listOlder(beforeMs: number): Promise<string[]>;
+  /**
+   * Removes inputs written before `beforeMs` but those `keep` names, and any a crash left half
+   * written; answers how many it removed.
+   */
+  removeOlder(beforeMs: number, keep: (ref: string) => boolean): Promise<number>;
   /** Lets go of the blob store's connections. */
   close(): void;
 }
@@ -43,6 +48,9 @@ export function createInputStore(blobs: BlobStore): InputStore {
         if (REF.test(ref) && blob.writtenAtMs < beforeMs) old.push(ref);
       }
       return old;
+    },
+    removeOlder(beforeMs, keep) {
+      return blobs.removeOlder(`${KIND}/`, beforeMs, (key) => keep(key.slice(KIND.length + 1)));
     },
     close() {
       blobs.close();

@@ -159,15 +159,10 @@ async function persist<T>(write: () => Promise<T>, signal: AbortSignal): Promise
 
 /** Removes inputs a crash left behind: old, and no unfinished job needs them. */
 export async function sweepInputs(table: UpscaleJobTable, inputs: InputStore, nowMs: number): Promise<number> {
-  const old = await inputs.listOlder(nowMs - INPUT_SWEEP_AGE_MS);
-  const inUse = await table.inputsInUse(old);
-  let removed = 0;
-  for (const ref of old) {
-    if (inUse.has(ref)) continue;
-    await inputs.remove(ref);
-    removed++;
-  }
-  return removed;
+  const before = nowMs - INPUT_SWEEP_AGE_MS;
+  // Inputs stored since the listing are younger than `before`: the sweep leaves them alone too.
+  const inUse = await table.inputsInUse(await inputs.listOlder(before));
+  return inputs.removeOlder(before, (ref) => inUse.has(ref));
 }
 
 /**
