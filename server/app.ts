@@ -168,7 +168,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // Not awaited: a ComfyUI box still booting must not hold the server's start.
   app.addHook('onReady', async () => void generation.engines.run());
   app.addHook('preClose', async () => generation.runner.stop());
-  app.addHook('onClose', async () => generation.files.close?.());
+  app.addHook('onClose', async () => generation.files.close());
   await app.register(
     async (main) => {
       installEnvelopeErrors(main);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
 import { tightenFile } from './private-files.js';
 import { readProviderConfig, type ProviderConfig } from './providers/provider-config.js';
 
@@ -220,7 +221,7 @@ export type StorageConfig =
       forcePathStyle: boolean;
     };
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -4,8 +4,7 @@
 // served by the built-in `local` engine.
 import path from 'node:path';
 import { z } from 'zod';
-// A cycle with config.ts, which calls readProviderConfig; ConfigError is only used at call time.
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { loadWorkflow, SHIPPED_WORKFLOWS, WorkflowError, type WorkflowKind } from './comfyui/comfyui-workflow.js';
 import type { ComfyWorkflowFiles } from './comfyui/comfyui-provider.js';
 

@@ -1,16 +1,16 @@
-// GET /files/:id/:name — a stored file behind a signed, expiring link (signed-file-links.ts). The
+// GET /files/:id/:name — a stored file behind a signed, expiring link (signed-links.ts). The
 // signature is the check, so <img src> and <video src> work without a bearer header. Byte ranges
 // are served because browsers seek and stream videos with them.
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../http/app-error.js';
-import type { FileLinks } from './signed-file-links.js';
+import type { SignedLinks } from './signed-links.js';
 import type { FileStore } from './file-store.js';
 
 export const FILE_ROUTE = '/files/:id/:name';
 
 export function registerFileRoutes(
   app: FastifyInstance,
-  o: { files: FileStore; links: FileLinks; now: () => Date },
+  o: { files: FileStore; links: SignedLinks; now: () => Date },
 ): void {
   app.get<{ Params: { id: string; name: string }; Querystring: { expires?: string; sig?: string } }>(
     FILE_ROUTE,

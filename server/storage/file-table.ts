@@ -1,7 +1,16 @@
 // The stored_files table: one row per distinct file content (its sha256), with what serving it needs.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { StoredFile } from './file-store.js';
+
+/** A stored content as the file store answers it: its row's facts. */
+export interface StoredFile {
+  /** sha256 of the bytes, hex: the same content is stored once. */
+  id: string;
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
 
 export interface StoredFilesTable {
   id: string;

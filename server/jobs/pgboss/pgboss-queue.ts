@@ -14,54 +14,18 @@
 //   staleMs, any process's sweep fails its active jobs in pg-boss (the engine's retry, at once) and
 //   another worker runs them. pg-boss's expiry stays the last resort.
 import { randomBytes } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type PgBoss from 'pg-boss';
+import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ProviderError } from '../../providers/capabilities.js';
-import type { BackoffOptions } from '../backoff.js';
 import type { JobHandler } from '../job-handler.js';
 import type { CancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressListener } from '../job-queue.js';
-import type { PgListener } from '../pg-listener.js';
-import type { PgProgressBus, SqlExecutor } from '../pg-progress-bus.js';
 import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-share.js';
 import { fairPriority } from './fair-priority.js';
 import { DEAD_QUEUE, keyOf, LANE_QUEUE_PREFIX, LaneJobs, numericId, transactionDb, type JobData } from './lane-jobs.js';
+import type { PgBossQueueOptions } from './pgboss-options.js';
 import { PgBossWorker } from './pgboss-worker.js';
 import { DEFAULT_LEASES, WorkerLeases } from './worker-leases.js';
 
-export interface PgBossQueueOptions {
-  boss: PgBoss;
-  /** Statements on the team pool (outside any caller's transaction). */
-  sql: SqlExecutor;
-  /** The app database: transactions for enqueue and cancel when the caller gives none. */
-  appDb: Kysely<Database>;
-  listener: PgListener;
-  bus: PgProgressBus;
-  /** pg-boss's schema. */
-  schema: string;
-  now: () => Date;
-  log: FastifyBaseLogger;
-  /** False on an API replica: it enqueues, cancels and streams but runs nothing. */
-  runsJobs: boolean;
-  concurrency: (lane: string) => number;
-  /** How often a worker looks for due jobs besides the wake-ups (and checks its jobs' states). */
-  pollMs: number;
-  budgetMs: number;
-  backoff: BackoffOptions;
-  maxRunMs?: number;
-  /** Added to a run's time limit to make its pg-boss expiry (a worker that died is noticed then). */
-  expireGraceSeconds: number;
-  /** Engine retries after a worker died mid-job. */
-  stallRetryLimit: number;
-  maxWaitingPerUser: number;
-  /** The heartbeat of a process that runs jobs (default 10 s). */
-  heartbeatMs?: number;
-  /** A worker whose heartbeat is older than this has its active jobs handed back (default 30 s). */
-  workerStaleMs?: number;
-  /** How often every process looks for such workers (default 10 s). */
-  sweepMs?: number;
-}
 
 export class PgBossQueue implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();

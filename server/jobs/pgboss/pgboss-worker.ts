@@ -21,7 +21,7 @@ import type { FailReason, JobContext, JobHandler } from '../job-handler.js';
 import type { JobRow } from '../job-table.js';
 import { decideAfterFailure } from '../retry-decision.js';
 import { affected, DEAD_QUEUE, keyOf, LANE_QUEUE_PREFIX, type JobData, type LaneJobs } from './lane-jobs.js';
-import type { PgBossQueueOptions } from './pgboss-queue.js';
+import type { PgBossQueueOptions } from './pgboss-options.js';
 import type { WorkerLeases } from './worker-leases.js';
 
 /** Tries to record a job's end while the database does not answer (about a minute in all). */

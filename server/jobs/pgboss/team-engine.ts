@@ -8,7 +8,8 @@ import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } 
 import { PgListener } from '../pg-listener.js';
 import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
 import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
-import { PgBossQueue, type PgBossQueueOptions } from './pgboss-queue.js';
+import type { PgBossQueueOptions } from './pgboss-options.js';
+import { PgBossQueue } from './pgboss-queue.js';
 
 /** The queue's settings (pgboss-queue.ts), the engine's defaults for the optional ones, and its connection. */
 export interface TeamEngineOptions

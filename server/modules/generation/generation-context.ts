@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.js';
 import type { IdempotencyStore } from '../../http/idempotency-store.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { FileStore } from '../../storage/file-store.js';
-import type { FileLinks } from '../../storage/signed-file-links.js';
+import type { SignedLinks } from '../../storage/signed-links.js';
 import type { UploadLimits } from '../../storage/upload-check.js';
 import type { GenerationProviders } from './engines/generation-providers.js';
 import type { GenerationRepository } from './store/generation-repository.js';
@@ -25,7 +25,7 @@ export interface GenerationContext {
   idempotency: IdempotencyStore;
   repo: GenerationRepository;
   files: FileStore;
-  links: FileLinks;
+  links: SignedLinks;
   views: ViewBuilder;
   jobs: JobQueue;
   providers: GenerationProviders;

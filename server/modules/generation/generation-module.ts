@@ -10,7 +10,8 @@ import { createIdempotencyStore } from '../../http/idempotency-store.js';
 import { UploadBudget } from '../../http/upload-budget.js';
 import { createJobEngine, type JobEngine, type RunnerOverrides, type TeamOverrides } from '../../jobs/job-engine.js';
 import { createFileStore } from '../../storage/file-store.js';
-import { createFileLinks } from '../../storage/signed-file-links.js';
+import { openBlobStore } from '../../storage/open-blob-store.js';
+import { createSignedLinks } from '../../storage/signed-links.js';
 import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
 import { analysisJob } from './analysis/analysis-job.js';
 import { candidatesJob } from './analysis/candidates-job.js';
@@ -61,14 +62,14 @@ export function createGenerationModule(o: {
 }): GenerationModule {
   const db = generationDb(o.db.kysely);
   const repo = createGenerationRepository(db, o.now);
-  const links = createFileLinks(o.config.jwtSecret, o.linkPrefix, FILE_LINK_TTL_SECONDS);
+  const links = createSignedLinks(o.config.jwtSecret, 'storedFile', o.linkPrefix, FILE_LINK_TTL_SECONDS);
   const runner = createJobEngine({ config: o.config, db: o.db, jobDb: db, log: o.log, now: o.now, runner: o.runner, team: o.team });
   const ctx: GenerationModule = {
     db,
     baseDb: o.db.kysely,
     idempotency: createIdempotencyStore(o.db.kysely, o.now),
     repo,
-    files: createFileStore(db, o.config, o.now),
+    files: createFileStore(db, openBlobStore(o.config), o.now),
     links,
     views: createViewBuilder(repo, links, o.now),
     jobs: runner,

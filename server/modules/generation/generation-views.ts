@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CAMERA_MOVES } from '../../../shared/generation/camera-moves.js';
 import type { Locale } from '../../http/messages.js';
 import { analysisDataSchema, fabricInfoSchema, type VideoKind } from '../../providers/capabilities.js';
-import type { FileLinks } from '../../storage/signed-file-links.js';
+import type { SignedLinks } from '../../storage/signed-links.js';
 import { candidateSummary, candidateSummarySchema, failureView, itemErrorSchema } from './failure.js';
 import { pageSchema } from './history/page-query.js';
 import type { GenerationRepository } from './store/generation-repository.js';
@@ -195,7 +195,7 @@ export function wordedLabel(r: Pick<GeneratedImageRow, 'label' | 'labels_json'>,
   return typeof worded === 'string' && worded ? worded : r.label;
 }
 
-export function createViewBuilder(repo: GenerationRepository, links: FileLinks, now: () => Date) {
+export function createViewBuilder(repo: GenerationRepository, links: SignedLinks, now: () => Date) {
   /** A signed link for a file, named `<stem>.<ext>` by its type. */
   const linker = async (ids: (string | null)[]) => {
     const mimes = await repo.fileMimeTypes(ids);

@@ -1,5 +1,5 @@
-// POST /upscale/batch's reply, whichever way its items run (batch-stream.ts: in turn on this
-// server; team-batch-stream.ts: as the team's jobs): a text/event-stream of `data: {json}` lines.
+// POST /upscale/batch's reply, the one batch event stream of every mode (the UpscaleWork's runBatch
+// runs the items: in turn on this server, or as the team's jobs): a text/event-stream of `data: {json}` lines.
 // Every item is announced as queued, then gets progress and a result or an error (each event names
 // its index, as items may finish out of order); a final complete event ends the stream. A client
 // that disconnects fires the signal, and what is left is cancelled.

@@ -2,6 +2,7 @@
 // names without file suffix, with the category and recommendation the spec derives from them.
 import { z } from 'zod';
 import type { EngineModel } from './upscale-engine-port.js';
+import { UpscaleHttpError } from './upscale-http-error.js';
 
 export const modelViewSchema = z
   .object({
@@ -30,4 +31,10 @@ export function toModelViews(models: EngineModel[]): ModelView[] {
       };
     })
     .sort((a, b) => CATEGORY_ORDER[a.category] - CATEGORY_ORDER[b.category] || a.name.localeCompare(b.name));
+}
+
+/** Refuses a model the list does not name (400 unknown_model, on the form's model_name field). */
+export function assertListedModel(models: readonly ModelView[], name: string): void {
+  if (!models.some((m) => m.name === name))
+    throw new UpscaleHttpError(400, 'unknown_model', { model: name }, { field: 'model_name' });
 }

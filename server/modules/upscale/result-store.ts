@@ -1,22 +1,16 @@
-// Upscaled images, one folder per result (<id>/<filename>), behind a small interface: on disk under
-// DATA_DIR (DiskResultStore, also a volume several hosts share) or in the STORAGE_URL bucket
-// (S3ResultStore). Either way a result is staged first and published in one step, so whatever must
-// be stored before it (a keyed request's replay record) is written in between: a crash leaves
-// either both or no published result. A result lives as long as its link; a periodic sweep removes
-// older ones.
-//
-// On disk a result is written into DATA_DIR/upscale-staging and appears in upscale-results by one
-// rename; the sweep also removes staged leftovers of a crash. Every name is random and nothing
-// lives only in this process, so replicas sharing DATA_DIR on a network volume serve each other's
-// results.
+// Upscaled images, one folder per result (upscale-results/<id>/<filename>), as a view of the blob
+// store (disk under DATA_DIR, also a volume several hosts share, or the STORAGE_URL bucket). A result
+// is staged first and published in one step, so whatever must be stored before it (a keyed
+// request's replay record) is written in between: a crash leaves either both or no published
+// result. Every id is random and nothing lives only in one process, so replicas serve each other's
+// results. A result lives as long as its link; a periodic sweep removes older ones and the staged
+// leftovers of a crash.
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { StorageConfig } from '../../config.js';
-import { openS3Bucket } from '../../storage/s3-bucket.js';
-import { S3ResultStore } from './s3-result-store.js';
+import type { BlobStore, ByteRange } from '../../storage/blob-store.js';
+
+const KIND = 'upscale-results';
 
 export interface StoredResult {
   id: string;
@@ -47,8 +41,15 @@ export function resultFilename(original: string, modelName: string, format: stri
   return `${base || 'image'}_${modelName}.${format === 'jpeg' ? 'jpg' : format}`;
 }
 
+const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
+/** The media type a result's file name says (its extension is the engine's output format). */
+export function resultContentType(filename: string): string {
+  return CONTENT_TYPES[filename.slice(filename.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+}
+
 export interface StagedResult extends StoredResult {
-  /** Makes the result visible under its id (one rename). */
+  /** Makes the result visible under its id, in one step. */
   publish(): Promise<void>;
   /** Removes the staged copy (the job was cancelled before publishing). */
   discard(): Promise<void>;
@@ -66,80 +67,47 @@ export interface ResultStore {
   /** The published file's size, or undefined when the id or name is not one of ours. */
   size(id: string, filename: string): Promise<number | undefined>;
   /** The published file, or a byte range of it (inclusive end). */
-  open(id: string, filename: string, range?: { start: number; end: number }): Promise<Readable | undefined>;
+  open(id: string, filename: string, range?: ByteRange): Promise<Readable | undefined>;
   /** Removes results (and staged leftovers) written more than `ttlSeconds` before `nowMs`; returns how many. */
   sweep(ttlSeconds: number, nowMs: number): Promise<number>;
-  /** Lets go of connections (the S3 client's). */
-  close?(): void;
+  /** Lets go of the blob store's connections. */
+  close(): void;
 }
 
-/** The store STORAGE_URL names: DATA_DIR's disk when it is absent, else its bucket. */
-export function createResultStore(storage: StorageConfig, dataDir: string): ResultStore {
-  return storage.kind === 's3' ? new S3ResultStore(openS3Bucket(storage)) : new DiskResultStore(dataDir);
-}
-
-export class DiskResultStore implements ResultStore {
-  readonly root: string;
-  private readonly staging: string;
-
-  constructor(dataDir: string) {
-    this.root = path.join(dataDir, 'upscale-results');
-    this.staging = path.join(dataDir, 'upscale-staging');
-  }
-
-  async stage(filename: string, data: Buffer): Promise<StagedResult> {
-    const id = newResultId();
-    const staged = path.join(this.staging, id);
-    await mkdir(staged, { recursive: true });
-    await writeFile(path.join(staged, filename), data);
-    return {
-      id,
-      filename,
-      size: data.length,
-      publish: async () => {
-        await mkdir(this.root, { recursive: true });
-        await rename(staged, path.join(this.root, id));
-      },
-      discard: () => rm(staged, { recursive: true, force: true }),
-    };
-  }
-
-  async save(filename: string, data: Buffer): Promise<StoredResult> {
-    const staged = await this.stage(filename, data);
-    await staged.publish();
-    return { id: staged.id, filename, size: staged.size };
-  }
-
-  async has(id: string): Promise<boolean> {
-    if (!ID.test(id)) return false;
-    return (await stat(path.join(this.root, id)).catch(() => undefined))?.isDirectory() ?? false;
-  }
-
-  async size(id: string, filename: string): Promise<number | undefined> {
-    if (!isResultName(id, filename)) return undefined;
-    const s = await stat(path.join(this.root, id, filename)).catch(() => undefined);
-    return s?.isFile() ? s.size : undefined;
-  }
-
-  async open(id: string, filename: string, range?: { start: number; end: number }): Promise<Readable | undefined> {
-    if ((await this.size(id, filename)) === undefined) return undefined;
-    return createReadStream(path.join(this.root, id, filename), range ? { start: range.start, end: range.end } : {});
-  }
-
-  async sweep(ttlSeconds: number, nowMs: number): Promise<number> {
-    return (await this.sweepDir(this.root, ttlSeconds, nowMs)) + (await this.sweepDir(this.staging, ttlSeconds, nowMs));
-  }
-
-  private async sweepDir(root: string, ttlSeconds: number, nowMs: number): Promise<number> {
-    let removed = 0;
-    const entries = await readdir(root).catch(() => [] as string[]);
-    for (const id of entries) {
-      const dir = path.join(root, id);
-      const s = await stat(dir).catch(() => undefined);
-      if (!s || s.mtimeMs + ttlSeconds * 1000 > nowMs) continue;
-      await rm(dir, { recursive: true, force: true });
-      removed++;
-    }
-    return removed;
-  }
+/** A view of `blobs` (which it then owns and closes). */
+export function createResultStore(blobs: BlobStore): ResultStore {
+  const keyOf = (id: string, filename: string) => `${KIND}/${id}/${filename}`;
+  const store: ResultStore = {
+    root: blobs.locate(KIND),
+    async stage(filename, data) {
+      const id = newResultId();
+      const staged = await blobs.stage(keyOf(id, filename), data, resultContentType(filename));
+      return { id, filename, size: data.length, publish: staged.publish, discard: staged.discard };
+    },
+    async save(filename, data) {
+      const staged = await store.stage(filename, data);
+      await staged.publish();
+      return { id: staged.id, filename, size: staged.size };
+    },
+    async has(id) {
+      if (!ID.test(id)) return false;
+      for await (const _ of blobs.list(`${KIND}/${id}/`)) return true;
+      return false;
+    },
+    async size(id, filename) {
+      if (!isResultName(id, filename)) return undefined;
+      return blobs.size(keyOf(id, filename));
+    },
+    async open(id, filename, range) {
+      if (!isResultName(id, filename)) return undefined;
+      return blobs.open(keyOf(id, filename), range);
+    },
+    sweep(ttlSeconds, nowMs) {
+      return blobs.removeOlder(`${KIND}/`, nowMs - ttlSeconds * 1000);
+    },
+    close() {
+      blobs.close();
+    },
+  };
+  return store;
 }

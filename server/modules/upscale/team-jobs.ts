@@ -78,8 +78,6 @@ export interface QueueLoad {
   liveSlots: number;
 }
 
-/** A worker's heartbeat older than this counts it as gone. */
-export const WORKER_LIVE_MS = 30_000;
 /** Finished durations the estimate looks at. */
 const SAMPLES = 9;
 
@@ -91,6 +89,8 @@ export class UpscaleJobTable {
   constructor(
     db: Kysely<Database>,
     private readonly now: () => Date,
+    /** A worker whose heartbeat is older than this counts as gone (the job engine's WORKER_STALE_SECONDS). */
+    private readonly workerStaleMs: number,
   ) {
     this.db = db.withTables<TeamTables>();
   }
@@ -234,7 +234,7 @@ export class UpscaleJobTable {
   }
 
   async load(): Promise<QueueLoad> {
-    const liveSince = new Date(this.now().getTime() - WORKER_LIVE_MS).toISOString();
+    const liveSince = new Date(this.now().getTime() - this.workerStaleMs).toISOString();
     const [waiting, running, recent, workers] = await Promise.all([
       this.db
         .selectFrom('upscale_jobs')
@@ -292,7 +292,7 @@ export class UpscaleJobTable {
   /** The models the workers have: those of the live ones, else the last any worker reported. */
   async models(): Promise<EngineModel[]> {
     const rows = await this.db.selectFrom('workers').select(['models_json', 'seen_at']).orderBy('seen_at', 'desc').execute();
-    const liveSince = new Date(this.now().getTime() - WORKER_LIVE_MS).toISOString();
+    const liveSince = new Date(this.now().getTime() - this.workerStaleMs).toISOString();
     const lists = rows.map((r) => ({ live: r.seen_at > liveSince, models: JSON.parse(r.models_json) as EngineModel[] }));
     const live = lists.filter((l) => l.live && l.models.length > 0);
     const chosen = live.length > 0 ? live : lists.filter((l) => l.models.length > 0).slice(0, 1);

@@ -83,18 +83,10 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
       const data = await d.inputs.get(row.input_ref);
       if (!data) throw new Error(`the input of upscale job ${id} is gone`);
       const params = JSON.parse(row.params_json) as UpscaleParams;
-      let last = -1;
       const outcome = await d.service.upscale({ filename: row.filename, data }, params, {
         signal: ctx.signal,
         onStart: () => ctx.publish(topic, { type: 'progress', fraction: 0 } satisfies UpscaleJobEvent),
-        onProgress: (fraction) => {
-          // At most one event per percent, as the in-process batch stream sends.
-          const rounded = Math.floor(fraction * 100) / 100;
-          if (rounded > last) {
-            last = rounded;
-            ctx.publish(topic, { type: 'progress', fraction: rounded } satisfies UpscaleJobEvent);
-          }
-        },
+        onProgress: (fraction) => ctx.publish(topic, { type: 'progress', fraction } satisfies UpscaleJobEvent),
         // Stored before the result is published: a crash leaves both or neither.
         beforePublish: async (result) => {
           if (!row.idem_key || !row.fingerprint) return;
@@ -167,15 +159,10 @@ async function persist<T>(write: () => Promise<T>, signal: AbortSignal): Promise
 
 /** Removes inputs a crash left behind: old, and no unfinished job needs them. */
 export async function sweepInputs(table: UpscaleJobTable, inputs: InputStore, nowMs: number): Promise<number> {
-  const old = await inputs.listOlder(nowMs - INPUT_SWEEP_AGE_MS);
-  const inUse = await table.inputsInUse(old);
-  let removed = 0;
-  for (const ref of old) {
-    if (inUse.has(ref)) continue;
-    await inputs.remove(ref);
-    removed++;
-  }
-  return removed;
+  const before = nowMs - INPUT_SWEEP_AGE_MS;
+  // Inputs stored since the listing are younger than `before`: the sweep leaves them alone too.
+  const inUse = await table.inputsInUse(await inputs.listOlder(before));
+  return inputs.removeOlder(before, (ref) => inUse.has(ref));
 }
 
 /**

@@ -1,8 +1,11 @@
-// Upscaling through the job queue (team mode), the API replica's part. An upload that passed the
-// usual admission (type, header, pixels, shape, upload budget) is stored where every worker reads
-// it (InputStore), and its row and job are written in one transaction; a worker on any host runs it
-// (team-upscale-jobs.ts) and the replica holding the request answers when the row says it is done
-// (told over the progress bus, with a slow poll of the row for a notification that was missed).
+// Upscale work through the job queue (team mode), the API replica's part of UpscaleWork. An upload
+// that passed the usual admission (type, header, pixels, shape, upload budget) is stored where every
+// worker reads it (InputStore), and its row and job are written in one transaction; a worker on any
+// host runs it (team-upscale-jobs.ts) and the replica holding the request answers when the row says
+// it is done (told over the progress bus, with a slow poll of the row for a notification that was
+// missed). A batch's images are queued at once, each its own job (one transaction for the batch),
+// so the team's workers share it; pg-boss's priorities (fair-priority.ts) keep batch images behind
+// single upscales and take users in turn. Its results arrive as workers finish them.
 //
 // Rules of this mode:
 // - Idempotency-Key: a keyed row is guarded by the unique (user, key) index, so a resend at any
@@ -25,13 +28,14 @@ import type { DurableReplays } from './durable-replays.js';
 import { admitImage } from './image-admission.js';
 import { IdempotentResults, REPLAY_GRACE_MS, type CancelOutcome, type IdempotentAnswer } from './idempotent-results.js';
 import type { InputStore } from './input-store.js';
-import { GUESSED_JOB_MS } from './job-queue.js';
-import { toModelViews, type ModelView } from './model-catalogue.js';
+import { assertListedModel, toModelViews, type ModelView } from './model-catalogue.js';
 import { ACTIVE_STATUSES, type QueueLoad, type StoredFailure, type UpscaleJobRow, type UpscaleJobTable } from './team-jobs.js';
 import { UPSCALE_BATCH_KIND, UPSCALE_KIND, upscaleTopic, type UpscaleJobEvent } from './team-upscale-jobs.js';
-import { UpscaleHttpError } from './upscale-http-error.js';
+import { fileTooLarge, UpscaleHttpError } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';
 import type { UpscaleOutcome } from './upscale-service.js';
+import type { BatchUpscale, SingleUpscale, UpscaleWork } from './upscale-work.js';
+import { queueFull, retryAfterSeconds } from './wait-estimate.js';
 
 export interface TeamUpscaleOptions {
   db: Kysely<Database>;
@@ -49,7 +53,7 @@ export interface TeamUpscaleOptions {
   pollMs?: number;
 }
 
-export interface WaitHooks {
+interface WaitHooks {
   signal: AbortSignal;
   onProgress?: (fraction: number) => void;
 }
@@ -68,7 +72,7 @@ const failureError = (f: StoredFailure) => new UpscaleHttpError(f.status, f.code
 /** Resends that find a key changing under them try again this often at most. */
 const KEY_ATTEMPTS = 5;
 
-export class TeamUpscales {
+export class TeamUpscales implements UpscaleWork {
   private lastRetryAfter = 1;
 
   constructor(private readonly o: TeamUpscaleOptions) {}
@@ -81,9 +85,7 @@ export class TeamUpscales {
   }
 
   async assertModel(name: string): Promise<void> {
-    const models = await this.listModels();
-    if (!models.some((m) => m.name === name))
-      throw new UpscaleHttpError(400, 'unknown_model', { model: name }, { field: 'model_name' });
+    assertListedModel(await this.listModels(), name);
   }
 
   /** Throws 503 queue_full when the team's queue has no place for one more request. */
@@ -97,16 +99,12 @@ export class TeamUpscales {
 
   /** The refusal with the latest estimate (also the upload budget's answer when it is full). */
   full(): UpscaleHttpError {
-    const seconds = this.lastRetryAfter;
-    return new UpscaleHttpError(503, 'queue_full', { seconds }, { retryAfterSeconds: seconds });
+    return queueFull(this.lastRetryAfter);
   }
 
+  /** Seconds until the team's work in hand is likely done, over the live workers' slots (wait-estimate.ts). */
   retryAfterSeconds(load: QueueLoad): number {
-    const expected = median(load.recentDurationsMs) ?? GUESSED_JOB_MS;
-    const t = this.o.now().getTime();
-    let workMs = load.waitingJobs * expected;
-    for (const began of load.runningSince) workMs += Math.max(0, expected - (t - began));
-    return Math.max(1, Math.ceil(workMs / Math.max(1, load.liveSlots) / 1000));
+    return retryAfterSeconds({ ...load, slots: load.liveSlots, nowMs: this.o.now().getTime() });
   }
 
   /** Whether a request with this key would wait for the user's unfinished job (it needs no place). */
@@ -117,13 +115,7 @@ export class TeamUpscales {
   }
 
   /** POST /upscale/single: the image is queued (or the first job of its key joined) and awaited. */
-  async single(
-    file: { filename: string; data: Buffer },
-    params: UpscaleParams,
-    userId: number,
-    key: string | undefined,
-    signal: AbortSignal,
-  ): Promise<IdempotentAnswer> {
+  async single({ file, params, userId, key, signal }: SingleUpscale): Promise<IdempotentAnswer> {
     await admitImage(file.data, this.o.maxPixels);
     const plain: Submission = { kind: UPSCALE_KIND, key: null, fingerprint: null, batchId: null };
     if (!IdempotentResults.honours(key)) {
@@ -163,15 +155,53 @@ export class TeamUpscales {
     throw new Error('upscale job kept changing under its Idempotency-Key');
   }
 
-  /** The images of one batch, queued together (each its own job); the ids in the files' order. */
-  submitBatch(userId: number, files: { filename: string; data: Buffer }[], params: UpscaleParams): Promise<number[]> {
-    const batch: Submission = { kind: UPSCALE_BATCH_KIND, key: null, fingerprint: null, batchId: randomBytes(12).toString('base64url') };
-    return this.submit(userId, files, params, batch).then((ids) => ids.map((id) => id!));
-  }
-
-  /** Waits for a batch image's job (see wait). */
-  waitBatchItem(id: number, hooks: WaitHooks): Promise<UpscaleOutcome> {
-    return this.wait(id, hooks, { kind: UPSCALE_BATCH_KIND, key: null, fingerprint: null, batchId: null });
+  /**
+   * POST /upscale/batch: every image that passes the checks (those a single upscale makes before
+   * anything is stored) is queued at once, then each is awaited; its input leaves memory once stored.
+   */
+  async runBatch({ userId, files, params, ctx, events, onItemDone }: BatchUpscale): Promise<void> {
+    const { signal } = events;
+    const admitted: number[] = [];
+    for (const [index, file] of files.entries()) {
+      try {
+        if (file.tooLarge) throw fileTooLarge(ctx);
+        await admitImage(file.data, this.o.maxPixels);
+        admitted.push(index);
+      } catch (error) {
+        events.failed(index, error);
+        onItemDone(file.data.length);
+      }
+    }
+    let ids: number[] = [];
+    if (admitted.length > 0 && !signal.aborted) {
+      const batch: Submission = { kind: UPSCALE_BATCH_KIND, key: null, fingerprint: null, batchId: randomBytes(12).toString('base64url') };
+      try {
+        ids = (await this.submit(userId, admitted.map((i) => files[i]!), params, batch)).map((id) => id!);
+      } catch (error) {
+        for (const index of admitted) events.failed(index, error);
+      }
+      // Stored (or refused): the images are not kept in memory for the rest of the batch.
+      for (const index of admitted) {
+        onItemDone(files[index]!.data.length);
+        files[index] = { ...files[index]!, data: Buffer.alloc(0) };
+      }
+    }
+    await Promise.all(
+      ids.map(async (id, n) => {
+        const index = admitted[n]!;
+        try {
+          const r = await this.wait(id, { signal, onProgress: (fraction) => events.progress(index, fraction) }, {
+            kind: UPSCALE_BATCH_KIND,
+            key: null,
+            fingerprint: null,
+            batchId: null,
+          });
+          events.succeeded(index, r);
+        } catch (error) {
+          if (!signal.aborted) events.failed(index, error);
+        }
+      }),
+    );
   }
 
   /** DELETE /upscale/jobs/:key: the owner's Cancel, on whichever replica it lands. */
@@ -302,11 +332,4 @@ export class TeamUpscales {
     await this.o.jobs.cancel(kind, id);
     return true;
   }
-}
-
-function median(values: number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -2,45 +2,38 @@
 // service's own shape: {status: "success", ...} or {status: "error", code, message}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
 import { currentUser } from '../../http/current-user.js';
 import { parseRange } from '../../storage/file-routes.js';
+import type { SignedLinks } from '../../storage/signed-links.js';
 import { discardRestOfBody } from '../../http/multipart-form.js';
 import type { UploadHold } from '../../http/upload-budget.js';
-import { streamBatch } from './batch-stream.js';
+import { streamBatchEvents } from './batch-event-stream.js';
 import { abortOnDisconnect } from './client-abort.js';
-import { DurableReplays } from './durable-replays.js';
-import { IdempotentResults, REPLAY_GRACE_MS } from './idempotent-results.js';
 import { modelViewSchema } from './model-catalogue.js';
-import type { SignedUrls } from './signed-urls.js';
-import { streamTeamBatch } from './team-batch-stream.js';
-import type { TeamUpscales } from './team-upscale.js';
+import { resultContentType } from './result-store.js';
 import { fileTooLarge, UpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
 import { parseUpscaleParams, type UpscaleParams } from './upscale-params.js';
 import type { UpscaleService } from './upscale-service.js';
 import { readUpload, type Upload } from './upscale-upload.js';
+import type { UpscaleWork } from './upscale-work.js';
 
 export interface UpscaleRouteOptions {
+  /** Runs the images, here or on the team's workers: the routes do not ask which (upscale-work.ts). */
+  work: UpscaleWork;
+  /** Its upload budget (bytes held in memory) and result store (served by link) are every mode's. */
   service: UpscaleService;
-  /** Holds the replay records of keyed upscales. */
-  db: Db;
-  signedUrls: SignedUrls;
+  resultLinks: SignedLinks;
   now: () => Date;
   uploadLimitBytes: number;
   maxPixels: number;
   maxBatchFiles: number;
-  resultTtlSeconds: number;
   /** Prepended to result links: '' on the same origin, the host's own origin when standalone. */
   linkBase: (request: FastifyRequest) => string;
-  /** Team mode: uploads are stored and queued for the workers instead of run here (team-upscale.ts). */
-  team?: TeamUpscales;
 }
 
 /** Sent with the model list: POST /upscale/single honours Idempotency-Key (resends are replayed). */
 export const IDEMPOTENCY_SUPPORT_HEADER = 'upscale-idempotency';
-
-const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 const success = z.literal('success');
 
@@ -78,11 +71,6 @@ const FORM_OVERHEAD_BYTES = 128 * 1024;
 
 export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptions): void {
   const ctx: ErrorContext = { maxPixels: o.maxPixels, uploadLimitBytes: o.uploadLimitBytes };
-  // In process: this process's queue; in team mode: the team's waiting requests in the database.
-  const assertCapacity = async (): Promise<void> => {
-    if (o.team) await o.team.assertCapacity();
-    else o.service.queue.assertCapacity();
-  };
 
   /**
    * Before a byte of the body is read: a request that could not even wait in the queue, or whose
@@ -95,7 +83,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     joinsJob = false,
   ): Promise<UploadHold> => {
     if (!request.isMultipart()) throw new UpscaleHttpError(415, 'not_multipart');
-    if (!joinsJob) await assertCapacity();
+    if (!joinsJob) await o.work.assertCapacity();
     const declared = Number(request.headers['content-length']) || 0;
     // Never more than such a form can keep: a false length must not take the whole budget.
     return o.service.uploads.reserve(Math.min(declared, maxFiles * o.uploadLimitBytes + FORM_OVERHEAD_BYTES));
@@ -114,7 +102,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     if (maxFiles === 1 && upload.files[0]?.tooLarge) throw fileTooLarge(ctx);
     if (upload.files.length === 0) throw new UpscaleHttpError(400, 'missing_image', {}, { field: 'image' });
     const params = parseUpscaleParams(upload.fields);
-    await (o.team ?? o.service).assertModel(params.modelName);
+    await o.work.assertModel(params.modelName);
     return { ...upload, params };
   };
 
@@ -126,21 +114,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
       void reply.header(IDEMPOTENCY_SUPPORT_HEADER, 'upscale-single');
       return {
         status: 'success',
-        models: await (o.team ?? o.service).listModels(),
+        models: await o.work.listModels(),
         message: upscaleMessage('models_listed', request.headers['accept-language']),
       };
     },
   );
-
-  // Finished answers kept in the database, so a resend after a restart or to another replica does
-  // not run the model again.
-  const replays = new DurableReplays(o.db.kysely, o.now, (outcome) => o.service.store.has(outcome.resultId));
-  const idempotent = new IdempotentResults(o.resultTtlSeconds, o.now, REPLAY_GRACE_MS, replays);
-  const sweepReplays = () => void replays.sweep().catch(() => undefined);
-  sweepReplays();
-  const replaySweeper = setInterval(sweepReplays, 600_000);
-  replaySweeper.unref();
-  app.addHook('onClose', async () => clearInterval(replaySweeper));
 
   app.post(
     '/upscale/single',
@@ -151,22 +129,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
       const key = typeof header === 'string' ? header : undefined;
       const userId = currentUser(request).id;
       // Held until the answer: the image stays in memory while it waits and runs.
-      const joinsJob = o.team ? await o.team.joinsJob(key, userId) : idempotent.has(key, userId);
-      const hold = await admitUpload(request, 1, joinsJob);
-      let answer: Awaited<ReturnType<typeof idempotent.run>>;
+      const hold = await admitUpload(request, 1, await o.work.joinsJob(key, userId));
+      let answer: Awaited<ReturnType<UpscaleWork['single']>>;
       try {
         const { files, params } = await readRequest(request, 1, hold);
-        const file = files[0]!;
-        answer = o.team
-          ? await o.team.single(file, params, userId, key, signal)
-          : await idempotent.run(
-              key,
-              userId,
-              IdempotentResults.fingerprint(userId, params, file.data),
-              signal,
-              (workSignal, record) =>
-                o.service.upscale(file, params, { signal: workSignal, beforePublish: record }),
-            );
+        answer = await o.work.single({ file: files[0]!, params, userId, key, signal });
       } finally {
         hold.close();
         discardRestOfBody(request);
@@ -193,9 +160,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     '/upscale/jobs/:key',
     doc('Cancel a keyed single upscale', upscaleJobCancelledSchema),
     async (request): Promise<z.output<typeof upscaleJobCancelledSchema>> => {
-      const found = o.team
-        ? await o.team.cancelKey(request.params.key, currentUser(request).id)
-        : await idempotent.cancel(request.params.key, currentUser(request).id);
+      const found = await o.work.cancelKey(request.params.key, currentUser(request).id);
       if (found === 'unknown') throw new UpscaleHttpError(404, 'not_found');
       if (found === 'not_owner') throw new UpscaleHttpError(403, 'forbidden');
       return {
@@ -212,28 +177,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     try {
       const { files, params } = await readRequest(request, o.maxBatchFiles, hold);
       // Checked again after the upload, before the stream starts, while a real status can still be sent.
-      await assertCapacity();
-      if (o.team) {
-        await streamTeamBatch(request, reply, {
-          team: o.team,
-          userId: currentUser(request).id,
-          maxPixels: o.maxPixels,
-          files,
-          params,
-          ctx,
-          linkBase: o.linkBase(request),
-          onItemDone: (bytes) => hold.release(bytes),
-        });
-        return;
-      }
-      await streamBatch(request, reply, {
-        service: o.service,
-        files,
-        params,
-        ctx,
-        linkBase: o.linkBase(request),
-        onItemDone: (bytes) => hold.release(bytes),
-      });
+      await o.work.assertCapacity();
+      const userId = currentUser(request).id;
+      await streamBatchEvents(request, reply, { files, ctx, linkBase: o.linkBase(request) }, (events) =>
+        o.work.runBatch({ userId, files, params, ctx, events, onItemDone: (bytes) => hold.release(bytes) }),
+      );
     } finally {
       hold.close();
       discardRestOfBody(request);
@@ -248,7 +196,7 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     const { expires, sig } = request.query;
     const nowMs = o.now().getTime();
     // The signature is the access check: links work in <img src> without a bearer header.
-    if (!o.signedUrls.verify(id, filename, expires, sig, nowMs))
+    if (!o.resultLinks.verify(id, filename, expires, sig, nowMs))
       throw new UpscaleHttpError(403, 'link_invalid');
     // Wherever the result was written (this process, another replica, the shared bucket).
     const size = await o.service.store.size(id, filename);
@@ -257,12 +205,11 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
     const stream = await o.service.store.open(id, filename, range);
     if (!stream) throw new UpscaleHttpError(404, 'not_found');
-    const ext = filename.slice(filename.lastIndexOf('.') + 1);
     const maxAge = Math.max(0, Number(expires) - Math.floor(nowMs / 1000));
     const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
     const disposition = request.query.download ? 'attachment' : 'inline';
     void reply
-      .header('content-type', CONTENT_TYPES[ext] ?? 'application/octet-stream')
+      .header('content-type', resultContentType(filename))
       .header('cache-control', `private, max-age=${maxAge}, immutable`)
       .header('accept-ranges', 'bytes')
       .header(

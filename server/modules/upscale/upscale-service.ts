@@ -2,11 +2,12 @@
 // engine of that slot, store the result and sign its link. Shared by the single and batch calls.
 import { UpscaleError } from '../../upscale/errors.js';
 import { admitImage } from './image-admission.js';
-import { JobQueue } from './job-queue.js';
-import { toModelViews, type ModelView } from './model-catalogue.js';
-import { DiskResultStore, resultFilename, type ResultStore } from './result-store.js';
-import type { SignedUrls } from './signed-urls.js';
+import { EngineSlotQueue } from './engine-slot-queue.js';
+import { assertListedModel, toModelViews, type ModelView } from './model-catalogue.js';
+import { createResultStore, resultFilename, type ResultStore } from './result-store.js';
 import { UploadBudget } from '../../http/upload-budget.js';
+import { createDiskBlobStore } from '../../storage/disk-blob-store.js';
+import type { SignedLinks } from '../../storage/signed-links.js';
 import type { EngineFactory, EngineModel, UpscaleEnginePort } from './upscale-engine-port.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 import type { UpscaleParams } from './upscale-params.js';
@@ -22,7 +23,8 @@ export interface UpscaleServiceOptions {
   dataDir: string;
   /** Where results are kept; by default on disk under dataDir. */
   store?: ResultStore;
-  signedUrls: SignedUrls;
+  /** Signs a result's link for RESULT_TTL_SECONDS, the lifetime the sweep keeps it. */
+  resultLinks: SignedLinks;
   now: () => Date;
   /** The upload budget's refusal; by default this process's queue-full answer with its estimate. */
   uploadsBusy?: () => UpscaleHttpError;
@@ -41,6 +43,7 @@ export interface UpscaleOutcome {
 
 export interface JobHooks {
   signal: AbortSignal;
+  /** The engine's progress, at most once per percent (rounded down). */
   onProgress?: (fraction: number) => void;
   /** Called once the job holds an engine (it has stopped waiting). */
   onStart?: () => void;
@@ -52,17 +55,17 @@ export interface JobHooks {
 }
 
 export class UpscaleService {
-  readonly queue: JobQueue;
+  readonly queue: EngineSlotQueue;
   readonly uploads: UploadBudget;
   readonly store: ResultStore;
   private readonly engines: UpscaleEnginePort[];
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: UpscaleServiceOptions) {
-    this.queue = new JobQueue(o.concurrency, o.maxQueue);
+    this.queue = new EngineSlotQueue(o.concurrency, o.maxQueue);
     // Held bytes free up as jobs finish: the queue's estimate is the retry hint.
     this.uploads = new UploadBudget(o.maxInflightBytes, o.uploadsBusy ?? (() => this.queue.full()));
-    this.store = o.store ?? new DiskResultStore(o.dataDir);
+    this.store = o.store ?? createResultStore(createDiskBlobStore(o.dataDir));
     this.engines = Array.from({ length: o.concurrency }, (_, slot) => o.engines(slot));
   }
 
@@ -89,9 +92,7 @@ export class UpscaleService {
 
   /** Refuses an unknown model before any upload is processed. */
   async assertModel(name: string): Promise<void> {
-    const models = await this.listModels();
-    if (!models.some((m) => m.name === name))
-      throw new UpscaleHttpError(400, 'unknown_model', { model: name }, { field: 'model_name' });
+    assertListedModel(await this.listModels(), name);
   }
 
   async upscale(
@@ -102,7 +103,7 @@ export class UpscaleService {
     await admitImage(input.data, this.o.maxPixels);
     const result = await this.queue.run(async (signal, slot) => {
       hooks.onStart?.();
-      return this.engines[slot]!.upscale(input.data, { ...params, signal, onProgress: hooks.onProgress });
+      return this.engines[slot]!.upscale(input.data, { ...params, signal, onProgress: percentSteps(hooks.onProgress) });
     }, hooks.signal);
     // A client gone during encoding gets no file written for it.
     if (hooks.signal.aborted) throw new UpscaleError('cancelled', 'upscale cancelled');
@@ -110,10 +111,9 @@ export class UpscaleService {
       resultFilename(input.filename, params.modelName, result.format),
       result.data,
     );
-    const expiresAt = this.o.now().getTime() + this.o.resultTtlSeconds * 1000;
     const outcome: UpscaleOutcome = {
       resultId: staged.id,
-      url: this.o.signedUrls.sign(staged.id, staged.filename, expiresAt),
+      url: this.o.resultLinks.sign(staged.id, staged.filename, this.o.now().getTime()),
       filename: staged.filename,
       width: result.width,
       height: result.height,
@@ -143,6 +143,19 @@ export class UpscaleService {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await Promise.all(this.engines.map((e) => e.close()));
-    this.store.close?.();
+    this.store.close();
   }
+}
+
+/** Passes on a fraction only when it reaches the next whole percent (a batch event or a bus message each). */
+function percentSteps(report: ((fraction: number) => void) | undefined): ((fraction: number) => void) | undefined {
+  if (!report) return undefined;
+  let last = -1;
+  return (fraction) => {
+    const rounded = Math.floor(fraction * 100) / 100;
+    if (rounded > last) {
+      last = rounded;
+      report(rounded);
+    }
+  };
 }

@@ -12,8 +12,8 @@ import { migrateToLatest } from '../../../server/db/migrate.js';
 import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { saveGeneratedImage } from '../../../server/modules/generation/store/stored-images.js';
 import { readGeneratedImage } from '../../../server/providers/shared/images.js';
-import { createDiskFileStore } from '../../../server/storage/disk-file-store.js';
-import type { FileStore } from '../../../server/storage/file-store.js';
+import { createDiskBlobStore } from '../../../server/storage/disk-blob-store.js';
+import { createFileStore, type FileStore } from '../../../server/storage/file-store.js';
 import { expectProviderError } from '../providers/provider-assertions.js';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -30,7 +30,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'loom-generated-'));
   database = await openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'db.sqlite') });
   await migrateToLatest(database);
-  files = createDiskFileStore(generationDb(database.kysely), dataDir, () => new Date());
+  files = createFileStore(generationDb(database.kysely), createDiskBlobStore(dataDir), () => new Date());
 });
 afterAll(async () => {
   await database?.close();

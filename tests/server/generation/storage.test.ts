@@ -7,8 +7,9 @@ import { openDatabase, type Db } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { AppError } from '../../../server/http/app-error.js';
 import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
-import { createDiskFileStore } from '../../../server/storage/disk-file-store.js';
-import { createFileLinks } from '../../../server/storage/signed-file-links.js';
+import { createDiskBlobStore } from '../../../server/storage/disk-blob-store.js';
+import { createFileStore } from '../../../server/storage/file-store.js';
+import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import { makeThumbnail } from '../../../server/storage/thumbnails.js';
 import { checkUploadedImage } from '../../../server/storage/upload-check.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
@@ -37,7 +38,7 @@ for (const db of databaseKinds) {
     });
 
     it('stores by content hash once, reads back, and serves ranges', async () => {
-      const store = createDiskFileStore(generationDb(database.kysely), dataDir, () => new Date());
+      const store = createFileStore(generationDb(database.kysely), createDiskBlobStore(dataDir), () => new Date());
       const data = await png(40, 30);
       const a = await store.put(data, 'image/png', { width: 40, height: 30 });
       const b = await store.put(data, 'image/png', { width: 40, height: 30 });
@@ -64,7 +65,7 @@ describe('thumbnails, links and upload checks', () => {
   });
 
   it('signs links that expire and cannot be altered', () => {
-    const links = createFileLinks(new Uint8Array(32).fill(7), '/api', 3600);
+    const links = createSignedLinks(new Uint8Array(32).fill(7), 'storedFile', '/api', 3600);
     const now = Date.UTC(2030, 0, 1, 10, 15);
     const url = new URL(links.sign('a'.repeat(64), 'image-1.png', now), 'http://x');
     expect(url.pathname).toBe(`/api/files/${'a'.repeat(64)}/image-1.png`);

@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
-import { createDiskFileStore } from '../../../server/storage/disk-file-store.js';
+import { createDiskBlobStore } from '../../../server/storage/disk-blob-store.js';
 import { createFileStore, type FileStore } from '../../../server/storage/file-store.js';
+import { openBlobStore } from '../../../server/storage/open-blob-store.js';
+import { createS3BlobStore } from '../../../server/storage/s3-blob-store.js';
 import { isMissing } from '../../../server/storage/s3-bucket.js';
-import { createS3FileStore } from '../../../server/storage/s3-file-store.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { BUCKET, startS3Server, type S3TestServer } from './s3-server.js';
 
@@ -59,7 +60,7 @@ function diskImplementation(): Implementation {
     );
   return {
     name: 'disk',
-    open: (db) => createDiskFileStore(generationDb(db.kysely), dataDir, () => new Date()),
+    open: (db) => createFileStore(generationDb(db.kysely), createDiskBlobStore(dataDir), () => new Date()),
     lose: async (id) => unlinkSync(path.join(root, id.slice(0, 2), id)),
     writes: () => {
       try {
@@ -86,7 +87,7 @@ function s3Implementation(prefix: string): Implementation {
         },
         { step: 'initialize', name: 'countPuts' },
       );
-      return createS3FileStore(generationDb(db.kysely), bucket, () => new Date());
+      return createFileStore(generationDb(db.kysely), createS3BlobStore(bucket), () => new Date());
     },
     lose: async (id) => {
       await probe.client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `${prefix}/files/${id.slice(0, 2)}/${id}` }));
@@ -199,10 +200,10 @@ describe('choosing the store', () => {
       await migrateToLatest(database);
       const db = generationDb(database.kysely);
       const data = await image(12, 12, { r: 7, g: 7, b: 7 });
-      const disk = createFileStore(db, { dataDir, storage: { kind: 'disk' } }, () => new Date());
+      const disk = createFileStore(db, openBlobStore({ dataDir, storage: { kind: 'disk' } }), () => new Date());
       const { id } = await disk.put(data, 'image/png');
       expect(readdirSync(path.join(dataDir, 'files', id.slice(0, 2)))).toEqual([id]);
-      const bucket = createFileStore(db, { dataDir, storage: s3.storage('choice') }, () => new Date());
+      const bucket = createFileStore(db, openBlobStore({ dataDir, storage: s3.storage('choice') }), () => new Date());
       await bucket.put(data, 'image/png');
       expect(await s3.keys('choice/')).toEqual([`choice/files/${id.slice(0, 2)}/${id}`]);
       bucket.close?.();

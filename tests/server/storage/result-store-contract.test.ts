@@ -12,9 +12,10 @@ import { openDatabase } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
-import { DiskResultStore, type ResultStore } from '../../../server/modules/upscale/result-store.js';
-import { S3ResultStore } from '../../../server/modules/upscale/s3-result-store.js';
-import { createSignedUrls } from '../../../server/modules/upscale/signed-urls.js';
+import { createResultStore, type ResultStore } from '../../../server/modules/upscale/result-store.js';
+import { createDiskBlobStore } from '../../../server/storage/disk-blob-store.js';
+import { createS3BlobStore } from '../../../server/storage/s3-blob-store.js';
+import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-engine-port.js';
 import type { UpscaleParams } from '../../../server/modules/upscale/upscale-params.js';
 import { UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
@@ -45,14 +46,14 @@ const implementations: { name: string; storage: () => () => ResultStore }[] = [
     storage: () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-results-'));
       dirs.push(dataDir);
-      return () => new DiskResultStore(dataDir);
+      return () => createResultStore(createDiskBlobStore(dataDir));
     },
   },
   {
     name: 's3',
     storage: () => {
       const prefix = `results-${Math.random().toString(36).slice(2)}`;
-      return () => new S3ResultStore(s3.bucket(prefix));
+      return () => createResultStore(createS3BlobStore(s3.bucket(prefix)));
     },
   },
 ];
@@ -68,8 +69,8 @@ for (const impl of implementations) {
       other = open();
     });
     afterAll(() => {
-      store?.close?.();
-      other?.close?.();
+      store?.close();
+      other?.close();
     });
 
     it('a staged result is seen by no one until it is published, then by every process', async () => {
@@ -149,7 +150,7 @@ for (const impl of implementations) {
           resultTtlSeconds: 3600,
           dataDir,
           store: s,
-          signedUrls: createSignedUrls(new Uint8Array(32), '/upscale-api'),
+          resultLinks: createSignedLinks(new Uint8Array(32), 'upscaleResult', '/upscale-api', 3600),
           now,
         });
       // The replay records live in the database every process shares.

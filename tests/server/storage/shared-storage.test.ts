@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
 import { openDatabase, type Db } from '../../../server/db/database.js';
-import { createSignedUrls } from '../../../server/modules/upscale/signed-urls.js';
+import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import { ensureAdmin } from '../../../server/modules/users/ensure-admin.js';
 import { FAST_RUNNER, multipart, sseEvents } from '../generation/helpers/generation-app.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
@@ -219,7 +219,7 @@ describe('a result link on the local disk answers byte ranges too', () => {
       await app.ready();
       const saved = await app.upscale!.store.save('cloth_up2x.png', Buffer.from('0123456789'));
       expect(app.upscale!.store.root).toBe(path.join(dataDir, 'upscale-results'));
-      const link = createSignedUrls(config.jwtSecret, '/upscale-api').sign(saved.id, 'cloth_up2x.png', Date.now() + 60_000);
+      const link = createSignedLinks(config.jwtSecret, 'upscaleResult', '/upscale-api', 60).sign(saved.id, 'cloth_up2x.png', Date.now());
       const ranged = await app.inject({ method: 'GET', url: link, headers: { range: 'bytes=2-5' } });
       expect(ranged.statusCode).toBe(206);
       expect(ranged.headers['content-range']).toBe('bytes 2-5/10');

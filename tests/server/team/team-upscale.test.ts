@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
 import type { TeamJobEngine } from '../../../server/jobs/pgboss/team-engine.js';
-import { DiskInputStore } from '../../../server/modules/upscale/input-store.js';
+import { createInputStore } from '../../../server/modules/upscale/input-store.js';
+import { createDiskBlobStore } from '../../../server/storage/disk-blob-store.js';
 import { UpscaleJobTable } from '../../../server/modules/upscale/team-jobs.js';
 import { TeamUpscales, type TeamUpscaleOptions } from '../../../server/modules/upscale/team-upscale.js';
 import { sweepInputs, toStoredFailure } from '../../../server/modules/upscale/team-upscale-jobs.js';
@@ -172,7 +173,7 @@ describe.skipIf(postgres.skip)('upscaling through the queue: two API replicas an
     worker2 = await t.build('worker', engine2);
     token = await designerToken(api1);
     images = await Promise.all(Array.from({ length: 8 }, (_, i) => makeImage('png', 16 + i, 12)));
-    table = new UpscaleJobTable(api1.db.kysely, () => new Date());
+    table = new UpscaleJobTable(api1.db.kysely, () => new Date(), 30_000);
   }, 60_000);
 
   afterAll(() => t.close());
@@ -361,7 +362,7 @@ describe.skipIf(postgres.skip)('upscaling through the queue: two API replicas an
   }, 60_000);
 
   it('sweeps inputs a crash left behind, and keeps those an unfinished job needs', async () => {
-    const inputs = new DiskInputStore(t.dataDir);
+    const inputs = createInputStore(createDiskBlobStore(t.dataDir));
     const orphan = await inputs.put(Buffer.from('left behind'));
     const old = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(path.join(t.dataDir, 'upscale-inputs', orphan), old, old);
@@ -409,7 +410,7 @@ describe.skipIf(postgres.skip)('a worker killed mid-upscale, noticed by its hear
   }, 60_000);
 
   it("refuses the late answer of a worker that no longer owns the image's job", async () => {
-    const table = new UpscaleJobTable(api.db.kysely, () => new Date());
+    const table = new UpscaleJobTable(api.db.kysely, () => new Date(), 1_000);
     const id = await api.db.kysely.transaction().execute((trx) =>
       table.insert(trx, { userId: 1, key: null, fingerprint: null, batchId: null, inputRef: 'late', filename: 'late.png', params: {} }),
     );

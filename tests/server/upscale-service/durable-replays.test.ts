@@ -11,7 +11,7 @@ import { openDatabase, type Db } from '../../../server/db/database.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
-import { createSignedUrls } from '../../../server/modules/upscale/signed-urls.js';
+import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import { buildUpscaleApp } from '../../../server/modules/upscale/upscale-app.js';
 import { type UpscaleOutcome, UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
 import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-engine-port.js';
@@ -221,7 +221,7 @@ describe.each(databaseKinds)('durable upscale replays ($kind)', ({ kind, skip })
       maxInflightBytes: 1e7,
       resultTtlSeconds: 3600,
       dataDir,
-      signedUrls: createSignedUrls(new Uint8Array(32), '/upscale-api/results'),
+      resultLinks: createSignedLinks(new Uint8Array(32), 'upscaleResult', '/upscale-api/results', 3600),
       now,
     });
     const replays = (db: Db) => new DurableReplays(db.kysely, now, (o) => service.store.has(o.resultId));

@@ -3,7 +3,7 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { JobQueue } from '../../../server/modules/upscale/job-queue.js';
+import { EngineSlotQueue } from '../../../server/modules/upscale/engine-slot-queue.js';
 import { installUpscaleErrorHandlers } from '../../../server/modules/upscale/upscale-error-handlers.js';
 
 interface LogLine {
@@ -24,7 +24,7 @@ async function logOf(url: string): Promise<{ status: number; lines: LogLine[] }>
   });
   const app = Fastify({ logger: { level: 'trace', stream } });
   installUpscaleErrorHandlers(app, { maxPixels: 100, uploadLimitBytes: 100 });
-  const full = new JobQueue(1, 0);
+  const full = new EngineSlotQueue(1, 0);
   void full.run(() => new Promise(() => {}), new AbortController().signal);
   app.get('/full', async () => {
     full.assertCapacity();

@@ -1,7 +1,7 @@
 // The job queue on its own: slots, first-come order, the waiting limit, cancellation while
 // waiting, and slots given back whatever a job does.
 import { describe, expect, it } from 'vitest';
-import { JobQueue } from '../../../server/modules/upscale/job-queue.js';
+import { EngineSlotQueue } from '../../../server/modules/upscale/engine-slot-queue.js';
 import { UpscaleHttpError } from '../../../server/modules/upscale/upscale-http-error.js';
 import { UpscaleError } from '../../../server/upscale/errors.js';
 
@@ -11,9 +11,9 @@ function gate(): { promise: Promise<void>; open: () => void } {
   return { promise, open };
 }
 
-describe('job queue', () => {
+describe('engine slot queue', () => {
   it('runs up to `concurrency` jobs on distinct slots, the rest in arrival order, and refuses beyond the limit', async () => {
-    const q = new JobQueue(2, 2);
+    const q = new EngineSlotQueue(2, 2);
     const order: string[] = [];
     const gates = [gate(), gate(), gate(), gate()];
     const job = (name: string, g: { promise: Promise<void> }) => async (_: AbortSignal, slot: number) => {
@@ -46,7 +46,7 @@ describe('job queue', () => {
   });
 
   it('drops a waiting job whose signal aborts; it never runs', async () => {
-    const q = new JobQueue(1, 5);
+    const q = new EngineSlotQueue(1, 5);
     const g = gate();
     const first = q.run(() => g.promise, new AbortController().signal);
     const controller = new AbortController();
@@ -67,7 +67,7 @@ describe('job queue', () => {
   });
 
   it('gives the slot back when a job throws, even synchronously', async () => {
-    const q = new JobQueue(1, 0);
+    const q = new EngineSlotQueue(1, 0);
     const signal = new AbortController().signal;
     await expect(
       q.run(() => {
@@ -82,11 +82,11 @@ describe('job queue', () => {
   });
 });
 
-describe('job queue: Retry-After from measured job times', () => {
+describe('engine slot queue: Retry-After from measured job times', () => {
   /** a queue on a clock the test moves, and a job that takes as long as the test says */
   function clocked(concurrency: number, maxWaiting: number) {
     let t = 1_000_000;
-    const q = new JobQueue(concurrency, maxWaiting, () => t);
+    const q = new EngineSlotQueue(concurrency, maxWaiting, () => t);
     const signal = new AbortController().signal;
     const start = (): {
       done: (afterMs: number) => Promise<void>;

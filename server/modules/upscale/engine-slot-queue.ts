@@ -1,9 +1,11 @@
-// A bounded queue in front of the engines: `concurrency` jobs run at once (each on its own slot,
-// one engine per slot), at most `maxWaiting` wait behind them, and anything beyond is refused at
-// once with a retry hint. A job whose signal aborts while waiting leaves the queue and never
-// runs; a running job gets the signal and stops between tiles.
+// A bounded queue in front of this process's engines: `concurrency` jobs run at once (each on its
+// own slot, one engine per slot), at most `maxWaiting` wait behind them, and anything beyond is
+// refused at once with a retry hint. A job whose signal aborts while waiting leaves the queue and
+// never runs; a running job gets the signal and stops between tiles. (The job engine's queue of
+// persisted jobs is server/jobs/job-queue.ts; this one holds only in-memory engine turns.)
 import { UpscaleError } from '../../upscale/errors.js';
-import { UpscaleHttpError } from './upscale-http-error.js';
+import type { UpscaleHttpError } from './upscale-http-error.js';
+import { expectedJobMs, queueFull, retryAfterSeconds } from './wait-estimate.js';
 
 export type Job<T> = (signal: AbortSignal, slot: number) => Promise<T>;
 
@@ -12,12 +14,10 @@ interface Waiting {
   signal: AbortSignal;
 }
 
-/** Until a job has finished, the duration guessed for one. */
-export const GUESSED_JOB_MS = 5_000;
 /** Finished jobs whose durations the estimate looks at. */
 const SAMPLES = 9;
 
-export class JobQueue {
+export class EngineSlotQueue {
   private readonly free: number[];
   private readonly waiting: Waiting[] = [];
   /** When each running job started, by slot. */
@@ -41,29 +41,20 @@ export class JobQueue {
     return this.waiting.length;
   }
 
-  /**
-   * The expected length of one job: the median of the last finished ones. A median, because the
-   * first job of a model also loads it, and one such outlier must not inflate the next estimates;
-   * the guess counts only until a job has finished.
-   */
+  /** The expected length of one job (wait-estimate.ts). */
   expectedJobMs(): number {
-    if (this.durations.length === 0) return GUESSED_JOB_MS;
-    const sorted = [...this.durations].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    return expectedJobMs(this.durations);
   }
 
-  /**
-   * Seconds until the work in hand is likely done: what is left of each running job plus one
-   * expected job per waiting one, shared among the slots.
-   */
+  /** Seconds until the work in hand is likely done, over this process's slots (wait-estimate.ts). */
   retryAfterSeconds(): number {
-    const expected = this.expectedJobMs();
-    const t = this.now();
-    let workMs = this.waiting.length * expected;
-    // A job past the expected length is taken to be about to finish.
-    for (const began of this.startedAt.values()) workMs += Math.max(0, expected - (t - began));
-    return Math.max(1, Math.ceil(workMs / this.concurrency / 1000));
+    return retryAfterSeconds({
+      waitingJobs: this.waiting.length,
+      runningSince: this.startedAt.values(),
+      recentDurationsMs: this.durations,
+      slots: this.concurrency,
+      nowMs: this.now(),
+    });
   }
 
   /** Throws 503 queue_full when the job could neither run nor wait now. */
@@ -73,8 +64,7 @@ export class JobQueue {
 
   /** The 503 queue_full refusal with the current retry estimate. */
   full(): UpscaleHttpError {
-    const seconds = this.retryAfterSeconds();
-    return new UpscaleHttpError(503, 'queue_full', { seconds }, { retryAfterSeconds: seconds });
+    return queueFull(this.retryAfterSeconds());
   }
 
   run<T>(job: Job<T>, signal: AbortSignal): Promise<T> {
