@@ -112,13 +112,12 @@ interface JobCount {
   done: number;
 }
 
-/** pg-boss's jobs of each item, live and archived. */
+/** pg-boss's jobs of each item (pg-boss 12 keeps finished jobs in its job table until it deletes them, days later: there is no archive). */
 async function runsOf(keys: string[]): Promise<Map<string, JobCount>> {
   const rows = await query<{ key: string; jobs: string; retries: string; done: string }>(
     `SELECT singleton_key AS key, count(*) AS jobs, sum(retry_count) AS retries,
             count(*) FILTER (WHERE state = 'completed' AND output->>'outcome' = 'completed') AS done
-       FROM (SELECT singleton_key, retry_count, state, output FROM ${PGBOSS}.job WHERE singleton_key = ANY($1)
-             UNION ALL SELECT singleton_key, retry_count, state, output FROM ${PGBOSS}.archive WHERE singleton_key = ANY($1)) j
+       FROM ${PGBOSS}.job WHERE singleton_key = ANY($1)
       GROUP BY singleton_key`,
     [keys],
   );

@@ -1,4 +1,4 @@
-// The JobQueue of team mode on pg-boss 10 (PostgreSQL, SKIP LOCKED), shared by any number of API
+// The JobQueue of team mode on pg-boss 12 (PostgreSQL, SKIP LOCKED), shared by any number of API
 // replicas and workers. What a job is in pg-boss: lane-jobs.ts; how a worker takes, runs and
 // settles jobs: pgboss-worker.ts; how a dead worker's jobs are noticed and handed on:
 // worker-leases.ts. This file is what the modules call:
@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../db/schema.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import type { BackoffOptions } from '../backoff.js';

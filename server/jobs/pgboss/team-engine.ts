@@ -1,8 +1,8 @@
-// Team mode's job engine for one process: a small pool of its own, pg-boss 10 on it (schema
+// Team mode's job engine for one process: a small pool of its own, pg-boss 12 on it (schema
 // PGBOSS_SCHEMA), the listener connection, the progress bus across processes and the queue.
 // API replicas start it without workers; workers with them.
 import pg from 'pg';
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { JobHandler } from '../job-handler.js';
 import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
 import { PgListener } from '../pg-listener.js';
@@ -31,7 +31,11 @@ export interface TeamEngineOptions
   url: string;
   /** pg-boss's schema (and the namespace of the notification channels). */
   schema: string;
-  /** How often pg-boss looks for expired jobs (a dead worker's job is run again after expiry + this). */
+  /**
+   * How often pg-boss looks for expired jobs (a dead worker's job is run again after expiry + this).
+   * pg-boss 12 does that in its supervise pass (superviseIntervalSeconds), once per queue per
+   * monitorIntervalSeconds; its own maintenanceIntervalSeconds now paces only the deletion of old jobs.
+   */
   maintenanceIntervalSeconds?: number;
   poolSize?: number;
 }
@@ -53,8 +57,10 @@ export class TeamJobEngine {
       client.on('error', () => undefined);
     });
     const sql: SqlExecutor = async (text, values) => {
-      const r = await this.pool.query(text, values);
-      return { rows: r.rows as Record<string, unknown>[] };
+      // pg answers a text of several statements (pg-boss 12's maintenance sends such) with one result
+      // per statement: their rows together, as pg-boss's own pool gives them.
+      const r: pg.QueryResult | pg.QueryResult[] = await this.pool.query(text, values);
+      return { rows: (Array.isArray(r) ? r.flatMap((one) => one.rows ?? []) : r.rows) as Record<string, unknown>[] };
     };
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => sql(text, values) },
@@ -62,7 +68,8 @@ export class TeamJobEngine {
       migrate: true,
       supervise: true,
       schedule: false,
-      maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
+      superviseIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
+      monitorIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
     });
     this.boss.on('error', (error) => o.log.warn({ err: error }, 'pg-boss reported an error'));
     this.listener = new PgListener({ connectionString: o.url, warn: (message, error) => o.log.warn({ err: error }, message) });
