@@ -10,6 +10,9 @@ import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
 import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
 import { PgBossQueue, type PgBossQueueOptions } from './pgboss-queue.js';
 
+/** pg-boss 11's schema version: the oldest that pg-boss 12 migrates (10's, 24, it does not). */
+const FIRST_MIGRATABLE_SCHEMA = 25;
+
 /** The queue's settings (pgboss-queue.ts), the engine's defaults for the optional ones, and its connection. */
 export interface TeamEngineOptions
   extends Pick<
@@ -162,7 +165,8 @@ export class TeamJobEngine {
 
   /**
    * pg-boss creates its schema on start; two processes starting on a fresh database at once would
-   * both try, so they take turns on a lock of their own (the second finds it installed).
+   * both try, so they take turns on a lock of their own (the second finds it installed). A schema
+   * pg-boss 10 made is refused with what to do: pg-boss 12 migrates only from 11's schema on.
    */
   private async installOnce(): Promise<void> {
     const client = new pg.Client({ connectionString: this.o.url, application_name: 'loom-jobs-install' });
@@ -172,6 +176,14 @@ export class TeamJobEngine {
     const key = `loom-pgboss-install:${this.o.schema}`;
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      const version = (await this.boss.isInstalled()) ? await this.boss.schemaVersion() : null;
+      if (version !== null && version < FIRST_MIGRATABLE_SCHEMA) {
+        throw new Error(
+          `PGBOSS_SCHEMA "${this.o.schema}" holds the job queue of pg-boss 10 (schema version ${version}), which pg-boss 12 cannot upgrade: ` +
+            'let the workers of the previous release finish its jobs, then drop that schema or set a new PGBOSS_SCHEMA ' +
+            '(README, "Running for a team", "Upgrading from pg-boss 10")',
+        );
+      }
       await this.boss.start();
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => undefined);
