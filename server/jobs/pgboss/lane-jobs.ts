@@ -4,7 +4,7 @@
 // kept for a worker that died mid-job (expiry): our retries are new jobs (pgboss-worker.ts), and
 // when the engine's retries run out the job goes to the dead-letter queue.
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type PgBoss from 'pg-boss';
+import type { Db, PgBoss, Queue } from 'pg-boss';
 import type { Database } from '../../db/schema.js';
 import type { JobHandler } from '../job-handler.js';
 import type { JobRow } from '../job-table.js';
@@ -31,7 +31,7 @@ export const numericId = (uuid: string) => parseInt(uuid.replace(/-/g, '').slice
 export const laneQueue = (lane: string) => `${LANE_QUEUE_PREFIX}${lane.replace(/[^A-Za-z0-9-]/g, '_')}`;
 
 /** pg-boss's executeSql over a Kysely transaction, so its statements join the caller's work. */
-export function transactionDb(trx: Transaction<Database>): PgBoss.Db {
+export function transactionDb(trx: Transaction<Database>): Db {
   return {
     executeSql: async (text, values) => {
       const r = await trx.executeQuery(CompiledQuery.raw(text, values));
@@ -40,7 +40,10 @@ export function transactionDb(trx: Transaction<Database>): PgBoss.Db {
   };
 }
 
-/** pg-boss 10's complete() answers { affected } though its types say void. */
+/**
+ * How many jobs a complete() changed: pg-boss answers { jobs, requested, affected }, but its types
+ * mark those fields internal (CommandResponse is empty in its declarations).
+ */
 export function affected(result: unknown): boolean {
   return typeof result === 'object' && result !== null && Number((result as { affected?: unknown }).affected) > 0;
 }
@@ -76,7 +79,7 @@ export class LaneJobs {
   async ensureQueue(lane: string): Promise<string> {
     const queue = laneQueue(lane);
     if (!this.queues.has(queue)) {
-      await this.createQueueOnce(queue, { name: queue, policy: 'standard', deadLetter: DEAD_QUEUE });
+      await this.createQueueOnce(queue, { policy: 'standard', deadLetter: DEAD_QUEUE });
       this.queues.add(queue);
     }
     return queue;
@@ -87,13 +90,13 @@ export class LaneJobs {
    * of a lane landing on two replicas) deadlock, and one of them would be refused (a 500). They
    * take turns under an advisory lock of their own, and a queue another process made is not made again.
    */
-  async createQueueOnce(name: string, options: PgBoss.Queue | Record<string, never>): Promise<void> {
+  async createQueueOnce(name: string, options: Omit<Queue, 'name'>): Promise<void> {
     if (await this.o.boss.getQueue(name)) return;
     const key = `loom-pgboss-queues:${this.o.schema}`;
     await this.o.appDb.connection().execute(async (conn) => {
       await conn.executeQuery(CompiledQuery.raw('SELECT pg_advisory_lock(hashtext($1))', [key]));
       try {
-        if (!(await this.o.boss.getQueue(name))) await this.o.boss.createQueue(name, options as PgBoss.Queue);
+        if (!(await this.o.boss.getQueue(name))) await this.o.boss.createQueue(name, options);
       } finally {
         await conn.executeQuery(CompiledQuery.raw('SELECT pg_advisory_unlock(hashtext($1))', [key])).catch(() => undefined);
       }
@@ -102,7 +105,7 @@ export class LaneJobs {
 
   /** Writes a job over `db` (a transaction's); answers its pg-boss id. */
   async send(
-    db: PgBoss.Db,
+    db: Db,
     queue: string,
     data: JobData,
     o: { priority: number; handler: JobHandler | undefined; startAfter?: Date },
@@ -124,7 +127,7 @@ export class LaneJobs {
   }
 
   /** Wakes the workers at commit of `db`'s transaction: a job waits in `queue`. */
-  async notifyWake(db: PgBoss.Db, queue: string): Promise<void> {
+  async notifyWake(db: Db, queue: string): Promise<void> {
     await db.executeSql('SELECT pg_notify($1, $2)', [this.wakeChannel, JSON.stringify({ type: 'wake', queue })]);
   }
 

@@ -2,7 +2,7 @@
 // workers (pgboss-worker.ts) and the engine that builds them (team-engine.ts).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { Database } from '../../db/schema.js';
 import type { BackoffOptions } from '../backoff.js';
 import type { PgListener } from '../pg-listener.js';

@@ -1,4 +1,4 @@
-// The JobQueue of team mode on pg-boss 10 (PostgreSQL, SKIP LOCKED), shared by any number of API
+// The JobQueue of team mode on pg-boss 12 (PostgreSQL, SKIP LOCKED), shared by any number of API
 // replicas and workers. What a job is in pg-boss: lane-jobs.ts; how a worker takes, runs and
 // settles jobs: pgboss-worker.ts; how a dead worker's jobs are noticed and handed on:
 // worker-leases.ts. This file is what the modules call:
@@ -26,6 +26,11 @@ import type { PgBossQueueOptions } from './pgboss-options.js';
 import { PgBossWorker } from './pgboss-worker.js';
 import { DEFAULT_LEASES, WorkerLeases } from './worker-leases.js';
 
+/**
+ * A job of a lane queue. A row's jobs are found by singletonKey in these only: pg-boss 12 copies a
+ * job's singletonKey into its dead-letter copy, which is not a run of the row.
+ */
+const LANE_JOB = `name LIKE '${LANE_QUEUE_PREFIX}%'`;
 
 export class PgBossQueue implements JobQueue {
   private readonly handlers = new Map<string, JobHandler>();
@@ -112,7 +117,7 @@ export class PgBossQueue implements JobQueue {
     const r = await this.o.appDb.executeQuery<{ waiting: string | number }>(
       CompiledQuery.raw(
         `SELECT count(*) AS waiting FROM ${this.lanes.jobTable}
-          WHERE name LIKE '${LANE_QUEUE_PREFIX}%' AND state < 'active' AND data->>'userId' = $1 AND data->>'cls' = $2`,
+          WHERE ${LANE_JOB} AND state < 'active' AND data->>'userId' = $1 AND data->>'cls' = $2`,
         [String(userId), this.classOf(kind)],
       ),
     );
@@ -149,7 +154,7 @@ export class PgBossQueue implements JobQueue {
       // Two replicas enqueueing the same row wait for each other here; the second finds the first's job.
       await db.executeSql('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.o.schema}:${key}`]);
       const existing = await db.executeSql(
-        `SELECT id::text AS id FROM ${this.lanes.jobTable} WHERE singleton_key = $1 AND state < 'completed' LIMIT 1`,
+        `SELECT id::text AS id FROM ${this.lanes.jobTable} WHERE ${LANE_JOB} AND singleton_key = $1 AND state < 'completed' LIMIT 1`,
         [key],
       );
       if (existing.rows[0]) return numericId(String(existing.rows[0].id));
@@ -177,7 +182,7 @@ export class PgBossQueue implements JobQueue {
       const db = transactionDb(trx);
       const r = await db.executeSql(
         `SELECT id::text AS id, name, state::text AS state, data FROM ${this.lanes.jobTable}
-          WHERE singleton_key = $1 AND state < 'completed' ORDER BY created_on DESC LIMIT 1 FOR UPDATE`,
+          WHERE ${LANE_JOB} AND singleton_key = $1 AND state < 'completed' ORDER BY created_on DESC LIMIT 1 FOR UPDATE`,
         [key],
       );
       const job = r.rows[0] as { id: string; name: string; state: string; data: JobData } | undefined;
@@ -204,7 +209,7 @@ export class PgBossQueue implements JobQueue {
   }
 
   async isActive(kind: string, refId: number): Promise<boolean> {
-    const r = await this.o.sql(`SELECT 1 FROM ${this.lanes.jobTable} WHERE singleton_key = $1 AND state < 'completed' LIMIT 1`, [
+    const r = await this.o.sql(`SELECT 1 FROM ${this.lanes.jobTable} WHERE ${LANE_JOB} AND singleton_key = $1 AND state < 'completed' LIMIT 1`, [
       keyOf(kind, refId),
     ]);
     return r.rows.length > 0;

@@ -12,7 +12,7 @@
 // - a graceful stop hands each running job back (a new job that may start at once, no retry used).
 // - every end is recorded only as the job's recorded owner, so a worker that was thought dead (and
 //   whose job another worker took) finds its job gone, aborts and discards its result.
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata } from 'pg-boss';
 import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
@@ -198,7 +198,7 @@ export class PgBossWorker {
     }
   }
 
-  private launch(job: PgBoss.JobWithMetadata<JobData>, queue: string, lane: string): void {
+  private launch(job: JobWithMetadata<JobData>, queue: string, lane: string): void {
     const handler = this.o.handlers.get(job.data.kind);
     if (!handler) {
       void this.o.leases
@@ -241,7 +241,7 @@ export class PgBossWorker {
   }
 
   private async settle(
-    job: PgBoss.JobWithMetadata<JobData>,
+    job: JobWithMetadata<JobData>,
     queue: string,
     row: JobRow,
     handler: JobHandler,
@@ -291,7 +291,7 @@ export class PgBossWorker {
 
   /** Completes this attempt and sends the next one in one transaction; false when the job was no longer ours. */
   private async replace(
-    job: PgBoss.JobWithMetadata<JobData>,
+    job: JobWithMetadata<JobData>,
     queue: string,
     data: JobData,
     outcome: string,

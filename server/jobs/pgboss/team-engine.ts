@@ -1,8 +1,8 @@
-// Team mode's job engine for one process: a small pool of its own, pg-boss 10 on it (schema
+// Team mode's job engine for one process: a small pool of its own, pg-boss 12 on it (schema
 // PGBOSS_SCHEMA), the listener connection, the progress bus across processes and the queue.
 // API replicas start it without workers; workers with them.
 import pg from 'pg';
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { JobHandler } from '../job-handler.js';
 import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
 import { PgListener } from '../pg-listener.js';
@@ -10,6 +10,9 @@ import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
 import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
 import type { PgBossQueueOptions } from './pgboss-options.js';
 import { PgBossQueue } from './pgboss-queue.js';
+
+/** pg-boss 11's schema version: the oldest that pg-boss 12 migrates (10's, 24, it does not). */
+const FIRST_MIGRATABLE_SCHEMA = 25;
 
 /** The queue's settings (pgboss-queue.ts), the engine's defaults for the optional ones, and its connection. */
 export interface TeamEngineOptions
@@ -32,7 +35,11 @@ export interface TeamEngineOptions
   url: string;
   /** pg-boss's schema (and the namespace of the notification channels). */
   schema: string;
-  /** How often pg-boss looks for expired jobs (a dead worker's job is run again after expiry + this). */
+  /**
+   * How often pg-boss looks for expired jobs (a dead worker's job is run again after expiry + this).
+   * pg-boss 12 does that in its supervise pass (superviseIntervalSeconds), once per queue per
+   * monitorIntervalSeconds; its own maintenanceIntervalSeconds now paces only the deletion of old jobs.
+   */
   maintenanceIntervalSeconds?: number;
   poolSize?: number;
 }
@@ -54,8 +61,10 @@ export class TeamJobEngine {
       client.on('error', () => undefined);
     });
     const sql: SqlExecutor = async (text, values) => {
-      const r = await this.pool.query(text, values);
-      return { rows: r.rows as Record<string, unknown>[] };
+      // pg answers a text of several statements (pg-boss 12's maintenance sends such) with one result
+      // per statement: their rows together, as pg-boss's own pool gives them.
+      const r: pg.QueryResult | pg.QueryResult[] = await this.pool.query(text, values);
+      return { rows: (Array.isArray(r) ? r.flatMap((one) => one.rows ?? []) : r.rows) as Record<string, unknown>[] };
     };
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => sql(text, values) },
@@ -63,7 +72,8 @@ export class TeamJobEngine {
       migrate: true,
       supervise: true,
       schedule: false,
-      maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
+      superviseIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
+      monitorIntervalSeconds: o.maintenanceIntervalSeconds ?? 30,
     });
     this.boss.on('error', (error) => o.log.warn({ err: error }, 'pg-boss reported an error'));
     this.listener = new PgListener({ connectionString: o.url, warn: (message, error) => o.log.warn({ err: error }, message) });
@@ -156,7 +166,8 @@ export class TeamJobEngine {
 
   /**
    * pg-boss creates its schema on start; two processes starting on a fresh database at once would
-   * both try, so they take turns on a lock of their own (the second finds it installed).
+   * both try, so they take turns on a lock of their own (the second finds it installed). A schema
+   * pg-boss 10 made is refused with what to do: pg-boss 12 migrates only from 11's schema on.
    */
   private async installOnce(): Promise<void> {
     const client = new pg.Client({ connectionString: this.o.url, application_name: 'loom-jobs-install' });
@@ -166,6 +177,14 @@ export class TeamJobEngine {
     const key = `loom-pgboss-install:${this.o.schema}`;
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      const version = (await this.boss.isInstalled()) ? await this.boss.schemaVersion() : null;
+      if (version !== null && version < FIRST_MIGRATABLE_SCHEMA) {
+        throw new Error(
+          `PGBOSS_SCHEMA "${this.o.schema}" holds the job queue of pg-boss 10 (schema version ${version}), which pg-boss 12 cannot upgrade: ` +
+            'let the workers of the previous release finish its jobs, then drop that schema or set a new PGBOSS_SCHEMA ' +
+            '(README, "Running for a team", "Upgrading from pg-boss 10")',
+        );
+      }
       await this.boss.start();
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => undefined);

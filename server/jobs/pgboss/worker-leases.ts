@@ -16,7 +16,7 @@
 // pg-boss's expiry stays the last resort (a job whose owner row is somehow missing).
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type PgBoss from 'pg-boss';
+import type { Db, PgBoss } from 'pg-boss';
 import type { Database } from '../../db/schema.js';
 
 export interface WorkerLeaseOptions {
@@ -34,7 +34,7 @@ export interface WorkerLeaseOptions {
   staleMs: number;
   sweepMs: number;
   /** Statements in the caller's transaction (pg-boss's `db` option). */
-  transactionDb: (trx: Transaction<Database>) => PgBoss.Db;
+  transactionDb: (trx: Transaction<Database>) => Db;
   /** Called after a sweep handed jobs back (wakes the workers). */
   onRecovered: (queues: string[]) => Promise<void>;
 }
@@ -89,7 +89,7 @@ export class WorkerLeases {
   }
 
   /** Takes jobs with `fetch` and records this worker as their owner, in one transaction. */
-  async claim<T extends { id: string }>(queue: string, fetch: (db: PgBoss.Db) => Promise<T[]>): Promise<T[]> {
+  async claim<T extends { id: string }>(queue: string, fetch: (db: Db) => Promise<T[]>): Promise<T[]> {
     // A worker whose heartbeat has lapsed counts as gone to the others, and its jobs are being
     // handed back: it takes nothing until its heartbeat is written again (else it could take back,
     // at once, the very job just handed on, and lose it again at the next sweep).
@@ -113,7 +113,7 @@ export class WorkerLeases {
    * Runs `act` in a transaction only while this worker owns the job, and gives the ownership up in
    * it. Undefined when the job is no longer this worker's (swept, and maybe taken by another).
    */
-  async asOwner<T>(jobId: string, act: (db: PgBoss.Db, trx: Transaction<Database>) => Promise<T>): Promise<{ value: T } | undefined> {
+  async asOwner<T>(jobId: string, act: (db: Db, trx: Transaction<Database>) => Promise<T>): Promise<{ value: T } | undefined> {
     return this.o.appDb.transaction().execute(async (trx) => {
       const db = this.o.transactionDb(trx);
       const mine = await db.executeSql(`DELETE FROM job_owners WHERE job_id = $1 AND worker_id = $2 RETURNING job_id`, [

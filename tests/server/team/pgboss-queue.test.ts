@@ -115,6 +115,21 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     expect(results.filter((x) => x.status === 'rejected').map((x) => String((x as PromiseRejectedResult).reason))).toEqual([]);
   });
 
+  it('refuses to start on the job queue of pg-boss 10, saying what to do, and leaves it as it was', async () => {
+    // What pg-boss 10 leaves in its schema: its version table at schema version 24.
+    const version = sql.id(team.bossSchema, 'version');
+    await sql`CREATE SCHEMA ${sql.id(team.bossSchema)}`.execute(team.db.kysely);
+    await sql`CREATE TABLE ${version} (version int PRIMARY KEY, maintained_on timestamptz, cron_on timestamptz, monitored_on timestamptz)`.execute(
+      team.db.kysely,
+    );
+    await sql`INSERT INTO ${version} (version) VALUES (24)`.execute(team.db.kysely);
+    const api = engine('api', false);
+    await expect(api.start()).rejects.toThrow(/holds the job queue of pg-boss 10 \(schema version 24\).*set a new PGBOSS_SCHEMA/);
+    await api.crash();
+    const left = await sql<{ version: number }>`SELECT version FROM ${version}`.execute(team.db.kysely);
+    expect(left.rows).toEqual([{ version: 24 }]);
+  });
+
   it('leaves no job when the transaction that enqueued it rolls back, and one job for a row enqueued twice', async () => {
     const api = engine('api', false);
     await api.start();

@@ -168,6 +168,44 @@ describe.skipIf(postgres.skip)('recovery from a dead worker on our own heartbeat
     expect(runs.map((r) => r.engine)).toEqual(['worker']);
   }, 30_000);
 
+  it('fails the row of a job whose worker died once more than the engine retries allow, and a new job of that row is a new run', async () => {
+    const api = engine('api', false, { stallRetryLimit: 0 });
+    await api.start();
+    const first = engine('first', true, { stallRetryLimit: 0 });
+    await first.start();
+    holds.set('first', { release: () => undefined, stubborn: false });
+    await api.enqueue({ kind: 'analysis', refId: 7, userId: 3 });
+    await until(async () => runs, (r) => r.length === 1);
+    await first.crash();
+    // No retry left: the sweep fails the job into the dead-letter queue, where it waits (no worker runs).
+    const jobsOfRow = async () =>
+      (
+        await sql<{ name: string; state: string }>`
+          SELECT name, state::text AS state FROM ${sql.id(team.bossSchema, 'job')} WHERE singleton_key = 'analysis:7' ORDER BY name, created_on`.execute(
+          team.db.kysely,
+        )
+      ).rows;
+    await until(jobsOfRow, (rows) => rows.some((r) => r.name === 'loom-dead' && r.state === 'created'), 10_000);
+    expect(await jobsOfRow()).toEqual([
+      { name: 'loom-dead', state: 'created' },
+      { name: 'loom-lane-test', state: 'failed' },
+    ]);
+    // The dead-letter copy is not a run of the row: nothing runs it, and it is enqueued again as a new job.
+    expect(await api.isActive('analysis', 7)).toBe(false);
+    await api.enqueue({ kind: 'analysis', refId: 7, userId: 3 });
+    expect((await jobsOfRow()).filter((r) => r.name === 'loom-lane-test').map((r) => r.state)).toEqual(['failed', 'created']);
+
+    // A worker drains the dead-letter queue (the row is failed) and runs the new job.
+    const second = engine('second', true, { stallRetryLimit: 0 });
+    await second.start();
+    await until(jobsOfRow, (rows) => rows.every((r) => r.state !== 'created' && r.state !== 'active'), 10_000);
+    expect(failures).toBe(1);
+    expect(runs.map((r) => [r.engine, r.finished ?? false])).toEqual([
+      ['first', false],
+      ['second', true],
+    ]);
+  }, 30_000);
+
   it('sweeps once when two processes sweep at the same moment', async () => {
     const first = engine('first', true);
     await first.start();
