@@ -85,9 +85,10 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
           .where('status', 'in', movableFrom(REQUEST_MOVES, 'pending'))
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) !== 1) return false;
+        // Their old tasks ended without an image: the next run starts new ones.
         await trx
           .updateTable('generated_images')
-          .set({ status: 'pending', updated_at: t })
+          .set({ status: 'pending', task_id: null, updated_at: t })
           .where('request_id', '=', id)
           .where('parent_image_id', 'is', null)
           .where('status', 'in', movableFrom(IMAGE_MOVES, 'pending'))

@@ -68,6 +68,8 @@ export interface GeneratedImagesTable extends FailureColumns {
   label: string | null;
   /** JSON {language: label} when the provider worded the label in every language (migration 0006). */
   labels_json: string | null;
+  /** The provider's task making this image, saved before it is sent (migration 0009). */
+  task_id: string | null;
   language: string;
   completed_at: string | null;
   created_at: string;

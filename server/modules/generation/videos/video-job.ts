@@ -1,7 +1,7 @@
-// One video generation: the provider's asynchronous task is started (its id saved at once), polled
-// until it ends, and the video stored with a thumbnail from its first frame. After a restart a
-// cloud task is polled again by its saved id; the built-in engine's task lived in the old process,
-// so a local job starts over.
+// One video generation: the provider's asynchronous task is started (its id saved at once, or
+// before it is sent when the provider lets us name it), polled until it ends, and the video stored
+// with a thumbnail from its first frame. After a restart a cloud task is polled again by its saved
+// id; the built-in engine's task lived in the old process, so a local job starts over.
 import sharp from 'sharp';
 import { isDatabaseUnavailable } from '../../../db/database-unavailable.js';
 import { abortableSleep } from '../../../jobs/abortable-sleep.js';
@@ -108,7 +108,11 @@ export function videoJob(ctx: GenerationContext): JobHandler {
             ? await inputImage(ctx.files, row.last_frame_file_id, 'last-frame')
             : undefined;
         signal.throwIfAborted();
-        mustMove(await repo.moveVideo(row.id, 'generating', { progress: 1, started_at: startedAt, task_id: null, ...NO_FAILURE }), `video ${row.id}`);
+        // A task named before it is sent is the row's from now: a cancel stops it and the next
+        // process follows it, even when the provider's answer to the start never comes.
+        const planned = slot.impl.planTask?.(row.kind as VideoKind);
+        const taskColumns = planned ? { task_id: planned.taskId, model: planned.model, provider: slot.provider } : { task_id: null };
+        mustMove(await repo.moveVideo(row.id, 'generating', { progress: 1, started_at: startedAt, ...taskColumns, ...NO_FAILURE }), `video ${row.id}`);
         send({ type: 'started' });
         const task = await slot.impl.startVideo(
           {
@@ -124,6 +128,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
             watermark: Number(row.watermark) === 1,
           },
           signal,
+          planned?.taskId,
         );
         signal.throwIfAborted();
         taskId = task.taskId;
