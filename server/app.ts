@@ -29,6 +29,7 @@ import { registerVideoRoutes } from './modules/generation/videos/video-routes.js
 import { registerEnginesRoute } from './modules/generation/engines/engines-route.js';
 import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
 import { registerFileRoutes } from './storage/file-routes.js';
+import { sweepRenderFolders } from './providers/local/render-folders.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -164,6 +165,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.decorate('generationUploads', generation.uploads);
   app.decorate('jobs', generation.runner);
+  // Before any render of this process: the scratch folders of renders killed mid-way are removed.
+  app.addHook('onReady', async () => {
+    const removed = await sweepRenderFolders().catch((error: unknown) => void app.log.warn({ err: error }, 'render folder sweep failed'));
+    if (removed?.length) app.log.info({ folders: removed.length }, 'removed the scratch folders of video renders that were killed');
+  });
   app.addHook('onReady', async () => generation.runner.start());
   // Not awaited: a ComfyUI box still booting must not hold the server's start.
   app.addHook('onReady', async () => void generation.engines.run());
