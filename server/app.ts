@@ -11,6 +11,7 @@ import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createAuthenticator, installAccessGuard } from './http/access-guard.js';
 import { installEnvelopeErrors } from './http/envelope-errors.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { collectOpenApi } from './http/openapi.js';
 import { pwaInlineScriptHashes } from './http/inline-scripts.js';
 import type { UploadBudget } from './http/upload-budget.js';
@@ -78,6 +79,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Unknown paths anywhere answer with the envelope too; API groups may set their own handlers.
   installEnvelopeErrors(app);
+  // Every route, every group: a NUL character in a request's text is a 400 on either database.
+  installNulGuard(app);
   // Before any route: the OpenAPI document is collected as routes register.
   const openapi = collectOpenApi(app, { title: 'Loom Studio companion server', version: '1.0.0' });
 
