@@ -15,6 +15,7 @@ import {
   type VideoTaskState,
 } from '../../../providers/capabilities.js';
 import { makeThumbnail } from '../../../storage/thumbnails.js';
+import { sniffVideoType } from '../../../storage/video-type.js';
 import { failureColumns, NO_FAILURE } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';
 import { laneOf } from '../engines/generation-providers.js';
@@ -51,7 +52,10 @@ export function videoJob(ctx: GenerationContext): JobHandler {
   const store = async (row: VideoGenerationRow, finished: Finished, signal: AbortSignal) => {
     const data = await download(finished.video, signal);
     if (data.length === 0) throw new ProviderError('bad_response', 'the video is empty');
-    const file = await ctx.files.put(data, finished.video.mimeType || 'video/mp4', undefined);
+    // Stored under the type its bytes say; what is not a video is not kept as one.
+    const type = sniffVideoType(data);
+    if (!type) throw new ProviderError('bad_response', `the provider's video is not an MP4, WebM or QuickTime file (declared ${finished.video.mimeType || 'nothing'})`);
+    const file = await ctx.files.put(data, type, undefined);
     let thumbnailFileId: string | null = null;
     let frame = { width: 0, height: 0 };
     if (row.first_frame_file_id) {
