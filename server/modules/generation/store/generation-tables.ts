@@ -17,7 +17,12 @@ export interface FailureColumns {
   error_detail: string | null;
 }
 
-export interface GenerationRequestsTable extends FailureColumns {
+/** The job run that owns the row now (migration 0010, server/jobs/run-owner.ts). */
+interface OwnedRow {
+  run_owner: string | null;
+}
+
+export interface GenerationRequestsTable extends FailureColumns, OwnedRow {
   id: Generated<number>;
   user_id: number;
   client_request_id: string;
@@ -47,7 +52,7 @@ export interface GenerationRequestImagesTable {
   position: number;
 }
 
-export interface GeneratedImagesTable extends FailureColumns {
+export interface GeneratedImagesTable extends FailureColumns, OwnedRow {
   id: Generated<number>;
   user_id: number;
   request_id: number | null;
@@ -91,7 +96,7 @@ export interface VideoPromptsTable {
   updated_at: string;
 }
 
-export interface VideoGenerationsTable extends FailureColumns {
+export interface VideoGenerationsTable extends FailureColumns, OwnedRow {
   id: Generated<number>;
   user_id: number;
   source_image_id: number | null;

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { isDatabaseUnavailable } from '../../../db/database-unavailable.js';
 import { abortableSleep } from '../../../jobs/abortable-sleep.js';
 import type { JobHandler } from '../../../jobs/job-handler.js';
+import { runOwner } from '../../../jobs/run-owner.js';
 import {
   ProviderError,
   type Aspect,
@@ -33,7 +34,6 @@ const EXPECTED_MS = 210_000;
 type Finished = Extract<VideoTaskState, { state: 'succeeded' }>;
 
 export function videoJob(ctx: GenerationContext): JobHandler {
-  const { repo } = ctx;
 
   const download = async (video: Finished['video'], signal: AbortSignal): Promise<Buffer> => {
     if (video.data) return video.data;
@@ -76,7 +76,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
   };
 
   const cancelTask = async (id: number) => {
-    const row = await repo.video(id);
+    const row = await ctx.repo.video(id);
     const slot = ctx.providers.videoGenerator;
     if (!row?.task_id || row.status === 'completed' || !slot?.impl.cancelVideo || row.provider !== slot.provider) return;
     try {
@@ -95,6 +95,9 @@ export function videoJob(ctx: GenerationContext): JobHandler {
     // Every write is a guarded move: once a cancel or a finish moved the row on, the next write
     // does not apply and the run stops there.
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
+      // The row is this run's from here: a run that lost the job no longer writes it.
+      const repo = ctx.repo.ownedBy(runOwner(job));
+      await repo.takeVideo(job.ref_id);
       let row = await repo.video(job.ref_id);
       if (!row || row.status === 'completed') return;
       const slot = ctx.providers.videoGenerator;
@@ -199,7 +202,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
       if (reason === 'cancelled' || (error instanceof ProviderError && error.kind === 'timeout')) await cancelTask(job.ref_id);
       // A finished video stays finished: a cancel that lands as it completes changes nothing.
       const failure = failureColumns(error, 'video_generation_failed');
-      if (!(await repo.moveVideo(job.ref_id, 'failed', failure))) return;
+      if (!(await ctx.repo.moveVideo(job.ref_id, 'failed', failure))) return;
       publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {
