@@ -70,7 +70,7 @@ export async function readForm(
     const parts = request.parts({ limits: { ...o.limits, parts: o.limits.files + o.limits.fields } });
     for await (const part of parts) {
       // The edge's NUL rule (nul-guard.ts), for the text of a form: its fields and names.
-      if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal();
+      if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal(request, part.fieldname);
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields.push({ field: part.fieldname, value: part.value });
         continue;

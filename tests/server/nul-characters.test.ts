@@ -18,16 +18,17 @@ for (const db of databaseKinds) {
     });
     afterAll(async () => t?.close());
 
-    const refused = (r: { status: number; body: { message: string } }) => {
+    const refused = (r: { status: number; body: { message: string; data: unknown } }, field?: string) => {
       expect(r.status).toBe(400);
       expect(r.body.message).toBe(REFUSED);
+      if (field) expect(r.body.data).toEqual({ errors: [{ field, message: REFUSED }] });
     };
 
     it('in a JSON body: a prompt, a workshop text, a nested field', async () => {
-      refused(await t.call('PUT', '/api/prompts/moments/', { token: admin, body: { content: '\u0000' } }));
+      refused(await t.call('PUT', '/api/prompts/moments/', { token: admin, body: { content: '\u0000' } }), 'content');
       refused(await t.call('POST', '/api/prompts/', { token: admin, body: { type: 'image', content: 'a\u0000b' } }));
       refused(await t.call('POST', '/third-api/workshop/items', { token: admin, headers: { 'x-api-version': 'v1' }, body: { type: 'text', text: '\u0000' } }));
-      refused(await t.call('POST', '/third-api/workshop/items', { token: admin, headers: { 'x-api-version': 'v1' }, body: { type: 'text', text: 'x', config: { style: 'a\u0000' } } }));
+      refused(await t.call('POST', '/third-api/workshop/items', { token: admin, headers: { 'x-api-version': 'v1' }, body: { type: 'text', text: 'x', config: { style: 'a\u0000' } } }), 'config.style');
     });
 
     it('in a form field', async () => {
@@ -46,7 +47,7 @@ for (const db of databaseKinds) {
     });
 
     it('in a path parameter or a query value', async () => {
-      refused(await t.call('POST', '/image-api/analyze-requests/%00/cancel', { token: admin }));
+      refused(await t.call('POST', '/image-api/analyze-requests/%00/cancel', { token: admin }), 'request_id');
       refused(await t.call('POST', '/image-api/regenerations/%00/cancel', { token: admin }));
       refused(await t.call('GET', '/api/user/generated-images?cursor=%00', { token: admin }));
     });

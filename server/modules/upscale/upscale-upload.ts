@@ -47,7 +47,7 @@ export async function readUpload(
   try {
     for await (const part of parts) {
       // The edge's NUL rule (nul-guard.ts), for the text of this form too.
-      if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal();
+      if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal(request, part.fieldname);
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
