@@ -11,6 +11,7 @@ import { openDatabase, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createAuthenticator, installAccessGuard } from './http/access-guard.js';
 import { installEnvelopeErrors } from './http/envelope-errors.js';
+import { installNulGuard } from './http/nul-guard.js';
 import { collectOpenApi } from './http/openapi.js';
 import { pwaInlineScriptHashes } from './http/inline-scripts.js';
 import type { UploadBudget } from './http/upload-budget.js';
@@ -29,6 +30,7 @@ import { registerVideoRoutes } from './modules/generation/videos/video-routes.js
 import { registerEnginesRoute } from './modules/generation/engines/engines-route.js';
 import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
 import { registerFileRoutes } from './storage/file-routes.js';
+import { sweepRenderFolders } from './providers/local/render-folders.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
 
 declare module 'fastify' {
@@ -77,6 +79,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   // Unknown paths anywhere answer with the envelope too; API groups may set their own handlers.
   installEnvelopeErrors(app);
+  // Every route, every group: a NUL character in a request's text is a 400 on either database.
+  installNulGuard(app);
   // Before any route: the OpenAPI document is collected as routes register.
   const openapi = collectOpenApi(app, { title: 'Loom Studio companion server', version: '1.0.0' });
 
@@ -164,6 +168,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   app.decorate('generationUploads', generation.uploads);
   app.decorate('jobs', generation.runner);
+  // Before any render of this process: the scratch folders of renders killed mid-way are removed.
+  app.addHook('onReady', async () => {
+    const removed = await sweepRenderFolders().catch((error: unknown) => void app.log.warn({ err: error }, 'render folder sweep failed'));
+    if (removed?.length) app.log.info({ folders: removed.length }, 'removed the scratch folders of video renders that were killed');
+  });
   app.addHook('onReady', async () => generation.runner.start());
   // Not awaited: a ComfyUI box still booting must not hold the server's start.
   app.addHook('onReady', async () => void generation.engines.run());

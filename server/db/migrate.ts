@@ -10,6 +10,8 @@ import { upscaleReplaysMigration } from './migrations/0005-upscale-replays.js';
 import { upscaleJobsMigration } from './migrations/0006-upscale-jobs.js';
 import { wordedLabelsAndTextChangesMigration } from './migrations/0007-worded-labels-and-text-changes.js';
 import { jobWorkersMigration } from './migrations/0008-job-workers.js';
+import { candidateTasksMigration } from './migrations/0009-candidate-tasks.js';
+import { rowOwnersMigration } from './migrations/0010-row-owners.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -22,6 +24,8 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0006-upscale-jobs': upscaleJobsMigration(dialect),
     '0007-worded-labels-and-text-changes': wordedLabelsAndTextChangesMigration(),
     '0008-job-workers': jobWorkersMigration(),
+    '0009-candidate-tasks': candidateTasksMigration(),
+    '0010-row-owners': rowOwnersMigration(),
   };
 }
 

@@ -1,6 +1,7 @@
 // Error and not-found handlers that keep every main-API answer in the envelope, with no stack traces.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from '../storage/storage-unavailable.js';
 import { AppError } from './app-error.js';
 import { sendError } from './envelope.js';
 import type { MessageKey } from './messages.js';
@@ -36,6 +37,12 @@ export function installEnvelopeErrors(app: FastifyInstance): void {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return sendError(request, reply, error.statusCode, error.statusCode === 413 ? 'payload_too_large' : 'invalid_request');
+    }
+    // The shared file storage (S3) not answering: named as such, and resent like the database's.
+    if (isStorageUnavailable(error)) {
+      request.log.warn({ err: error }, 'file storage unavailable');
+      void reply.header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS));
+      return sendError(request, reply, 503, 'storage_unavailable', { seconds: STORAGE_RETRY_AFTER_SECONDS });
     }
     // PostgreSQL restarting or failing over: 503 with Retry-After, which clients resend.
     if (isDatabaseUnavailable(error)) {

@@ -5,6 +5,7 @@
 // the client's mistake: a 400 in the envelope, never a 500 with a stack in the log.
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
+import { hasNul, nulRefusal } from './nul-guard.js';
 import type { UploadBudget, UploadHold } from './upload-budget.js';
 
 export interface FormLimits {
@@ -68,6 +69,8 @@ export async function readForm(
   try {
     const parts = request.parts({ limits: { ...o.limits, parts: o.limits.files + o.limits.fields } });
     for await (const part of parts) {
+      // The edge's NUL rule (nul-guard.ts), for the text of a form: its fields and names.
+      if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal(request, part.fieldname);
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields.push({ field: part.fieldname, value: part.value });
         continue;

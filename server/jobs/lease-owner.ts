@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../process-alive.js';
 
 /** A short stable id of this host and data directory. */
 export function installationId(dataDir: string, host: string = hostname()): string {
@@ -41,14 +42,4 @@ export function heldByEarlierRun(owner: string, installation: string, isAlive: (
   // The same pid as ours but not one of our runners: an earlier run (a container's pid 1 again).
   if (pid === process.pid) return true;
   return !isAlive(pid);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -133,6 +133,25 @@ export interface ImageGenerationInput {
   signal: AbortSignal;
   /** Optional: how candidate `index` is coming along, for an adapter that can tell (ComfyUI). */
   onProgress?: (index: number, progress: TaskProgress) => void;
+  /** Optional: where the job keeps each candidate's task id, for an adapter that names its tasks (ComfyUI). */
+  tasks?: CandidateTasks;
+}
+
+/**
+ * The task ids of a run's candidates, kept with their rows. An adapter that chooses a task's id
+ * itself saves it before the request goes out, so a cancel and the next run after a crash know
+ * the task whether the provider's answer came or not.
+ */
+export interface CandidateTasks {
+  /** The task candidate `index` had started in an earlier run that was stopped, if any. */
+  started(index: number): string | undefined;
+  /** Keeps candidate `index`'s task id; resolves once it is saved. */
+  save(index: number, taskId: string): Promise<void>;
+  /**
+   * After an abort: true when the run was stopped so that another goes on with its tasks (a
+   * shutdown, the job taken over), so they are left running; false for a cancel or a time limit.
+   */
+  leftForNextRun(): boolean;
 }
 
 /** A candidate the provider did not make, and why (a safety block, or a rate limit left for later). */
@@ -220,8 +239,17 @@ export type VideoTaskState =
   | { state: 'failed'; error: ProviderError };
 
 export interface VideoGenerator {
-  /** Starts an asynchronous task; its id is persisted so a restarted server polls it again. */
-  startVideo(request: VideoRequest, signal: AbortSignal): Promise<{ taskId: string; model: string }>;
+  /**
+   * Optional, for a provider that takes its caller's task id (ComfyUI's prompt_id): names the
+   * task before it starts. The job saves the id first, so a cancel and the next process after a
+   * crash know the task even when startVideo's answer never came.
+   */
+  planTask?(kind: VideoKind): { taskId: string; model: string };
+  /**
+   * Starts an asynchronous task (under `plannedTaskId` when planTask named it); its id is
+   * persisted so a restarted server polls it again.
+   */
+  startVideo(request: VideoRequest, signal: AbortSignal, plannedTaskId?: string): Promise<{ taskId: string; model: string }>;
   pollVideo(taskId: string, signal: AbortSignal): Promise<VideoTaskState>;
   /** How long to wait between polls. */
   readonly pollIntervalMs: number;

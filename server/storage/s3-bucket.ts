@@ -5,6 +5,7 @@
 import { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import type { StorageConfig } from '../config.js';
+import { storageFailure } from './storage-unavailable.js';
 
 export interface S3Bucket {
   client: S3Client;
@@ -23,6 +24,17 @@ export function openS3Bucket(storage: Extract<StorageConfig, { kind: 's3' }>): S
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  // Every call of every store on this bucket: an outage is named as the storage's (storage-unavailable.ts).
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw storageFailure(error);
+      }
+    },
+    { step: 'initialize', name: 'loomStorageUnavailable' },
+  );
   return { client, bucket: storage.bucket, prefix: storage.prefix };
 }
 

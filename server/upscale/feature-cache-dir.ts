@@ -10,6 +10,7 @@ import { lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { processAlive } from '../process-alive.js';
 
 const OWNED = /^(\d+)-(\d+)-[0-9a-f]+\.bin$/;
 
@@ -32,16 +33,6 @@ export async function ensureFeatureCacheDir(dir: string): Promise<string> {
 /** A new file name owned by this process and thread. */
 export function spillFileName(): string {
   return `${process.pid}-${threadId}-${randomBytes(6).toString('hex')}.bin`;
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export interface SweepOptions {

@@ -140,9 +140,16 @@ for (const db of databaseKinds) {
         expect(r.body.success).toBe(false);
         expect(r.body.data.errors.map((e) => e.field)).toEqual(['account']);
       }
-      const en = await t.call('POST', '/api/users/', {
+      // A NUL is refused at the edge, for every route alike, naming the field.
+      const nul = await t.call<{ errors: { field: string }[] }>('POST', '/api/users/', {
         token: admin,
         body: { account: 'nul\u0000name', password: 'secret-1', user_level: 'GENERAL' },
+      });
+      expect(nul.body.message).toBe('Text may not contain the NUL character (U+0000)');
+      expect(nul.body.data.errors.map((e) => e.field)).toEqual(['account']);
+      const en = await t.call('POST', '/api/users/', {
+        token: admin,
+        body: { account: 'nul name', password: 'secret-1', user_level: 'GENERAL' },
       });
       expect(en.body.message).toBe(
         'An account name may contain only letters, digits and . _ - @ (no spaces or other symbols), 1 to 100 characters',

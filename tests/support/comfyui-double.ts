@@ -4,10 +4,13 @@
 // GET /queue, POST /queue {delete}, POST /interrupt, GET /history/{id}, GET /view, GET
 // /object_info, and /ws?clientId=… with status, execution_start, execution_cached, executing,
 // progress, executed, execution_success / execution_error / execution_interrupted, sent to the
-// client that queued the prompt. It runs one prompt at a time, like ComfyUI, and makes real
-// outputs: a PNG (sharp) from the first loaded image for SaveImage, an MP4 (ffmpeg) of the first
-// frame for SaveVideo. A test can pause a run at a sampler step, fail it there, drop the
-// sockets (and refuse new ones), or restart the server (queue and history forgotten).
+// client that queued the prompt. POST /prompt takes the caller's own `prompt_id` when the body
+// has one (server.py: str(json_data.get("prompt_id", uuid.uuid4()))). It runs one prompt at a
+// time, like ComfyUI, and makes real outputs: a PNG (sharp) from the first loaded image for
+// SaveImage, an MP4 (ffmpeg) of the first frame for SaveVideo. A test can pause a run at a sampler
+// step, fail it there, hold the answers to POST /prompt (the prompt is queued, its answer late, as
+// over a slow link), drop the sockets (and refuse new ones), or restart the server (queue and
+// history forgotten).
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -122,6 +125,8 @@ interface Pause {
 export class ComfyDouble {
   readonly requests: { method: string; path: string; body: unknown }[] = [];
   readonly prompts = new Map<string, Prompt>();
+  /** Ids of the prompts that ran to their end (rendered), in order. */
+  readonly rendered: string[] = [];
   private server: Server | undefined;
   private wss = new WebSocketServer({ noServer: true });
   private sockets = new Map<string, WebSocket>();
@@ -142,6 +147,8 @@ export class ComfyDouble {
   private epoch = 0;
   /** Releases the run paused now (a restart abandons it). */
   private waiting: (() => void) | undefined;
+  /** While set, answers to POST /prompt wait here (the prompt itself is queued at once). */
+  private heldAnswers: (() => void)[] | undefined;
 
   private constructor(private readonly options: DoubleOptions) {}
 
@@ -170,6 +177,24 @@ export class ComfyDouble {
     return { reached: reachedPromise, release };
   }
 
+  /**
+   * From now on POST /prompt queues the prompt at once but answers only at release(), as a slow
+   * link or a reverse proxy delays it. `received(n)` resolves once n prompts are held.
+   */
+  holdPromptAnswers(): { received: (count: number) => Promise<void>; release: () => void } {
+    const held: (() => void)[] = [];
+    this.heldAnswers = held;
+    return {
+      received: async (count) => {
+        while (held.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+      release: () => {
+        if (this.heldAnswers === held) this.heldAnswers = undefined;
+        for (const answer of held.splice(0)) answer();
+      },
+    };
+  }
+
   /** The next run fails at sampler step `step` with this exception (an execution_error). */
   failAt(step: number, exception_type = 'RuntimeError', exception_message = 'mat1 and mat2 shapes cannot be multiplied'): void {
     this.failures.push({ step, exception_type, exception_message });
@@ -184,6 +209,11 @@ export class ComfyDouble {
 
   acceptSockets(): void {
     this.refuseSockets = false;
+  }
+
+  /** True while the prompt waits in the queue or runs. */
+  isWaiting(promptId: string): boolean {
+    return this.running?.id === promptId || this.pending.some((p) => p.id === promptId);
   }
 
   get openSockets(): number {
@@ -208,6 +238,7 @@ export class ComfyDouble {
 
   async stop(): Promise<void> {
     this.epoch++;
+    for (const answer of this.heldAnswers?.splice(0) ?? []) answer();
     this.waiting?.();
     this.dropSockets(false);
     await new Promise<void>((resolve) => {
@@ -324,7 +355,7 @@ export class ComfyDouble {
   }
 
   private queuePrompt(body: unknown, json: (status: number, value: unknown) => void): void {
-    const request = (body ?? {}) as { prompt?: Record<string, Node>; client_id?: string };
+    const request = (body ?? {}) as { prompt?: Record<string, Node>; client_id?: string; prompt_id?: unknown };
     if (!request.prompt) return json(400, { error: { type: 'no_prompt', message: 'No prompt provided' }, node_errors: {} });
     const types = nodeTypes(MODEL_FILES.filter((m) => !this.options.withoutModels?.includes(m)));
     for (const name of this.options.withoutNodes ?? []) delete types[name];
@@ -355,12 +386,15 @@ export class ComfyDouble {
     if (Object.keys(nodeErrors).length > 0) {
       return json(400, { error: { type: 'prompt_outputs_failed_validation', message: 'Prompt outputs failed validation', details: '' }, node_errors: nodeErrors });
     }
-    const prompt: Prompt = { id: `p-${++this.counter}-${Math.random().toString(16).slice(2, 10)}`, number: this.number++, nodes: request.prompt, clientId: request.client_id };
+    const id = request.prompt_id !== undefined ? String(request.prompt_id) : `p-${++this.counter}-${Math.random().toString(16).slice(2, 10)}`;
+    const prompt: Prompt = { id, number: this.number++, nodes: request.prompt, clientId: request.client_id };
     this.prompts.set(prompt.id, prompt);
     this.pending.push(prompt);
     this.send('status', { status: this.queueInfo() });
-    json(200, { prompt_id: prompt.id, number: prompt.number, node_errors: {} });
     this.worker = this.worker.then(() => this.runNext());
+    const answer = () => json(200, { prompt_id: prompt.id, number: prompt.number, node_errors: {} });
+    if (this.heldAnswers) this.heldAnswers.push(answer);
+    else answer();
   }
 
   private async runNext(): Promise<void> {
@@ -431,6 +465,7 @@ export class ComfyDouble {
       }
       tell('execution_success', {});
       finish(true);
+      if (!gone()) this.rendered.push(prompt.id);
     } catch (error) {
       tell('execution_error', { node_id: '?', node_type: '?', exception_type: 'Exception', exception_message: String(error), traceback: [] });
       finish(false);

@@ -23,6 +23,7 @@ export function logFailure(request: FastifyRequest, mapped: UpscaleHttpError, er
   if (mapped.code === 'queue_full')
     request.log.info({ code: mapped.code, retryAfter: mapped.extra.retryAfterSeconds }, 'upscale queue full');
   else if (mapped.code === 'database_unavailable') request.log.warn({ err: error }, 'upscale request met an unavailable database');
+  else if (mapped.code === 'storage_unavailable') request.log.warn({ err: error }, 'upscale request met an unavailable file storage');
   else if (mapped.status >= 500) request.log.error({ err: error }, 'upscale request failed');
 }
 

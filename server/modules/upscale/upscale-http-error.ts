@@ -4,6 +4,7 @@
 import type { FastifyError } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import { AppError } from '../../http/app-error.js';
+import { isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from '../../storage/storage-unavailable.js';
 import { UpscaleError } from '../../upscale/errors.js';
 import { upscaleMessage, type UpscaleMessageKey } from './upscale-messages.js';
 
@@ -82,8 +83,11 @@ export function toUpscaleHttpError(error: unknown, ctx: ErrorContext): UpscaleHt
         return new UpscaleHttpError(status, error.code);
     }
   }
-  // PostgreSQL restarting or failing over: a short wait and a resend will do (the PWA resends a
-  // 503 with Retry-After), not a 500 that ends the image as failed.
+  // The shared result storage (S3) not answering, or PostgreSQL restarting or failing over: a
+  // short wait and a resend will do (the PWA resends a 503 with Retry-After), not a 500 that ends
+  // the image as failed.
+  if (isStorageUnavailable(error))
+    return new UpscaleHttpError(503, 'storage_unavailable', {}, { retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS });
   if (isDatabaseUnavailable(error))
     return new UpscaleHttpError(503, 'database_unavailable', {}, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   if (error instanceof AppError) {

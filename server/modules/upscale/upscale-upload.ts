@@ -4,6 +4,8 @@
 // (the plugin is registered with throwFileSizeLimit: false for that).
 import type { FastifyRequest } from 'fastify';
 import { UpscaleHttpError } from './upscale-http-error.js';
+import { AppError } from '../../http/app-error.js';
+import { hasNul, nulRefusal } from '../../http/nul-guard.js';
 
 export interface UploadedFile {
   filename: string;
@@ -44,6 +46,8 @@ export async function readUpload(
   }
   try {
     for await (const part of parts) {
+      // The edge's NUL rule (nul-guard.ts), for the text of this form too.
+      if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal(request, part.fieldname);
       if (part.type === 'field') {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
@@ -66,7 +70,7 @@ export async function readUpload(
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT') throw new UpscaleHttpError(413, 'too_many_files', { max: limits.files });
     // The plugin's own errors map to their statuses; anything else is busboy on a malformed body.
-    if (error instanceof UpscaleHttpError || code?.startsWith('FST_')) throw error;
+    if (error instanceof UpscaleHttpError || error instanceof AppError || code?.startsWith('FST_')) throw error;
     throw new UpscaleHttpError(400, 'bad_request');
   }
   return { files, fields };

@@ -1,6 +1,7 @@
 // ComfyUI's HTTP side, as its server.py exposes it:
 //   POST /upload/image (multipart: image, type=input, subfolder, overwrite) → {name, subfolder, type}
-//   POST /prompt {prompt, client_id} → {prompt_id, number, node_errors}; 400 {error, node_errors}
+//   POST /prompt {prompt, client_id, prompt_id?} → {prompt_id, number, node_errors}; 400 {error, node_errors}
+//        (prompt_id: the caller's own id for the prompt, taken as given; a new UUID without it)
 //   GET  /history/{prompt_id} → {[prompt_id]: {outputs, status: {status_str, completed, messages}}} or {}
 //   GET  /queue → {queue_running: [[number, prompt_id, …]], queue_pending: […]}
 //   POST /queue {delete: [prompt_id]}; POST /interrupt {prompt_id}
@@ -125,11 +126,16 @@ export class ComfyClient {
     return typeof answer.subfolder === 'string' && answer.subfolder ? `${answer.subfolder}/${answer.name}` : answer.name;
   }
 
-  /** Queues a workflow; a workflow ComfyUI refuses is invalid_request naming each node's errors. */
-  async queuePrompt(prompt: ApiWorkflow, signal: AbortSignal): Promise<{ promptId: string; number?: number }> {
+  /**
+   * Queues a workflow under `promptId`, an id chosen (and saved) before the request goes out, so
+   * the prompt can be found, followed or stopped even when this answer never arrives. Answers the
+   * id ComfyUI gave it: an older ComfyUI ignores ours and names its own. A workflow ComfyUI
+   * refuses is invalid_request naming each node's errors.
+   */
+  async queuePrompt(prompt: ApiWorkflow, promptId: string, signal: AbortSignal): Promise<{ promptId: string; number?: number }> {
     const response = await this.send('the prompt', '/prompt', {
       method: 'POST',
-      body: JSON.stringify({ prompt, client_id: this.connection.clientId }),
+      body: JSON.stringify({ prompt, client_id: this.connection.clientId, prompt_id: promptId }),
       headers: { 'content-type': 'application/json' },
       signal,
     });

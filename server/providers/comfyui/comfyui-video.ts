@@ -1,10 +1,13 @@
-// Videos on ComfyUI: image-to-video and first-last-frame, each with its own workflow. startVideo
+// Videos on ComfyUI: image-to-video and first-last-frame, each with its own workflow. planTask
+// chooses the prompt id; the task id is "<kind>:<prompt_id>", saved by the job before startVideo
 // crops the frames to the asked aspect, uploads them, fills the workflow (prompt with the camera
 // moves in words, seed, size from the resolution, frames from the duration at the workflow's own
-// fps) and queues it; the task id is "<kind>:<prompt_id>", saved by the job, so a restarted server
-// follows the same prompt again (from the history, or the socket: our client id is stable).
+// fps) and queues it under that id. So a cancel finds the prompt and a restarted server follows
+// the same one (from the history, or the socket: our client id is stable), even when the answer
+// to POST /prompt never came.
 // pollVideo tells the queue position and the sampler's steps; cancelVideo takes the prompt off
 // ComfyUI (queue deletion, or an interrupt while it runs).
+import { randomUUID } from 'node:crypto';
 import { ProviderError, type InputImage, type VideoGenerator, type VideoKind, type VideoRequest, type VideoTaskState } from '../capabilities.js';
 import { frameForAspect } from '../shared/images.js';
 import type { ComfyClient } from './comfyui-client.js';
@@ -39,10 +42,15 @@ export function createComfyVideoGenerator(options: ComfyVideoOptions): VideoGene
     return { frame, name: await client.uploadImage(frame.data, frame.mimeType, signal) };
   };
 
+  const taskIdOf = (kind: VideoKind, promptId: string) => `${KIND_TAG[kind]}:${promptId}`;
+  const modelOf = (kind: VideoKind) => `comfyui:${workflowName(workflows[kind])}`;
+
   return {
     pollIntervalMs: options.pollIntervalMs ?? 2000,
 
-    async startVideo(request, signal) {
+    planTask: (kind) => ({ taskId: taskIdOf(kind, randomUUID()), model: modelOf(kind) }),
+
+    async startVideo(request, signal, plannedTaskId) {
       const workflow = workflows[request.kind];
       if (request.kind === 'first-last-frame' && !request.lastFrame) {
         throw new ProviderError('invalid_request', 'a first-last-frame video needs a last frame', { provider: PROVIDER });
@@ -58,10 +66,20 @@ export function createComfyVideoGenerator(options: ComfyVideoOptions): VideoGene
         size: videoSize(request.resolution, first.frame),
         frames: frameCount(request.durationSeconds, fps),
       });
-      const { promptId } = await client.queuePrompt(prompt, signal);
+      const planned = plannedTaskId ? parse(plannedTaskId).promptId : randomUUID();
       // Followed from now, so no progress message is missed before the first poll.
+      runs.socket.watch(planned);
+      let promptId: string;
+      try {
+        ({ promptId } = await client.queuePrompt(prompt, planned, signal));
+      } catch (error) {
+        runs.forget(planned);
+        throw error;
+      }
+      // An older ComfyUI names the prompt itself: that id is the task's.
       runs.socket.watch(promptId);
-      return { taskId: `${KIND_TAG[request.kind]}:${promptId}`, model: `comfyui:${workflowName(workflow)}` };
+      if (promptId !== planned) runs.forget(planned);
+      return { taskId: taskIdOf(request.kind, promptId), model: modelOf(request.kind) };
     },
 
     async pollVideo(taskId, signal): Promise<VideoTaskState> {

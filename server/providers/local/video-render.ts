@@ -3,7 +3,7 @@
 // output), moved by the camera path; for first-last-frame the last frame, moved the same way,
 // fades in over the middle of the clip; the AIGC label is laid over the corner when asked.
 // H.264 (libx264), yuv420p, +faststart: plays in every browser.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnTied } from '../../child-processes.js';
@@ -15,6 +15,7 @@ import { videoFrameSize, type Size } from './canvas-size.js';
 import { cancelledError, throwIfCancelled } from './cancellation.js';
 import { LOCAL_PROVIDER } from './model-name.js';
 import { readMp4Facts, videoTrack } from './mp4-facts.js';
+import { newRenderFolder } from './render-folders.js';
 import { cameraMovesInPrompt } from './prompt-writer.js';
 import { decodeRasterCover, imageSize } from './raster.js';
 
@@ -152,7 +153,7 @@ export async function renderVideo(request: VideoRequest, settings: RenderSetting
   const supersample = Math.max(1, Math.min(MAX_SUPERSAMPLE, Math.floor(MAX_SOURCE_SIDE / Math.max(size.width, size.height))));
   const source = { width: size.width * supersample, height: size.height * supersample };
 
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'loom-local-video-'));
+  const dir = await newRenderFolder();
   try {
     const rawInput = async (data: Buffer, name: string) => {
       const raster = await decodeRasterCover(data, source.width, source.height);

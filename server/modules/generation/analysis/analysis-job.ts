@@ -2,6 +2,7 @@
 // as it is written), it is checked and saved, then the six candidate rows are made and the
 // candidates job is queued. A re-run after a restart skips what is already saved.
 import type { JobHandler } from '../../../jobs/job-handler.js';
+import { runOwner } from '../../../jobs/run-owner.js';
 import { ProviderError } from '../../../providers/capabilities.js';
 import { checkedAnalysis } from './analysis-check.js';
 import { failureColumns, NO_FAILURE } from '../failure.js';
@@ -20,12 +21,15 @@ import type { Language } from '../../../providers/capabilities.js';
 const ANALYSIS_TIMEOUT_MS = 600_000;
 
 export function analysisJob(ctx: GenerationContext): JobHandler {
-  const { repo } = ctx;
   return {
     kind: JOB_KINDS.analysis,
     lane: () => laneOf(ctx.providers.analyser),
     timeoutMs: ANALYSIS_TIMEOUT_MS,
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
+      // The request is this run's from here: a run that lost the job no longer writes it.
+      const owner = runOwner(job);
+      const repo = ctx.repo.ownedBy(owner);
+      await repo.takeRequest(job.ref_id);
       const request = await openRequest(repo, job.ref_id, publish);
       if (!request) return;
       const topic = topics.request(request.id);
@@ -84,7 +88,7 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
       // write until they are committed, and the cancel then fails them with the request. (A crash
       // before the job is queued re-runs this job, which finds the rows and queues it.)
       await ctx.baseDb.transaction().execute(async (trx) => {
-        const inTrx = createGenerationRepository(generationDb(trx), ctx.now);
+        const inTrx = createGenerationRepository(generationDb(trx), ctx.now, owner);
         mustMove(await inTrx.moveRequest(request.id, 'generating'), what);
         if ((await inTrx.imagesOfRequests([request.id])).length > 0) return;
         await inTrx.insertImages(
@@ -118,9 +122,9 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
     async fail(job, error, _reason, publish) {
       // Finished work stays finished: a cancel that lands as the work completes changes nothing.
       const failure = failureColumns(error, 'analysis_error', 'analysis_format_error');
-      if (!(await repo.moveRequest(job.ref_id, 'failed', failure))) return;
+      if (!(await ctx.repo.moveRequest(job.ref_id, 'failed', failure))) return;
       // Candidate rows made just before the cancel end with their request.
-      await repo.failOpenImages({ requestId: job.ref_id }, failure);
+      await ctx.repo.failOpenImages({ requestId: job.ref_id }, failure);
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

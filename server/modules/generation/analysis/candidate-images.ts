@@ -5,9 +5,12 @@
 // an answer without an image) ends as failed with its reason while its siblings are kept; one left
 // by a rate limit or an outage stays open and the run fails retryably, so the job runner's next
 // run asks for the missing ones only. Every write is a guarded move (row-states.ts): an image a
-// cancel already failed is never brought back, and the run stops with RowMovedOn.
+// cancel already failed is never brought back, and the run stops with RowMovedOn. An adapter that
+// names its tasks (ComfyUI) keeps each candidate's task id on its row before sending it, and a
+// later run of the same rows is handed those ids to follow.
 import { ProviderError, type CandidateFailure, type GeneratedImage, type ImageGenerationInput } from '../../../providers/capabilities.js';
 import type { ImageGenerator } from '../../../providers/capabilities.js';
+import { leftForNextRun } from '../../../jobs/stop-reason.js';
 import { failureColumns, NO_FAILURE } from '../failure.js';
 import { mustMove, RowMovedOn } from '../store/row-states.js';
 import type { GenerationContext } from '../generation-context.js';
@@ -77,7 +80,16 @@ export async function fillImageRows(ctx: GenerationContext, o: FillOptions): Pro
 
   let result: Awaited<ReturnType<ImageGenerator['generateImages']>>;
   try {
-    result = await o.slot.impl.generateImages({ ...o.input, count: open.length }, (image, index) =>
+    const signal = o.input.signal;
+    const tasks = {
+      started: (index: number) => open[index]?.task_id ?? undefined,
+      save: async (index: number, taskId: string) => {
+        const row = open[index]!;
+        mustMove(await ctx.repo.moveImage(row.id, 'generating', { task_id: taskId }), `image ${row.id}`);
+      },
+      leftForNextRun: () => leftForNextRun(signal),
+    };
+    result = await o.slot.impl.generateImages({ ...o.input, count: open.length, tasks }, (image, index) =>
       save(image, index, undefined),
     );
   } catch (error) {

@@ -4,6 +4,7 @@
 // for the candidates still open; when its patience runs out, the request still completes with
 // what was made, the missing ones failed with the reason.
 import type { JobHandler } from '../../../jobs/job-handler.js';
+import { runOwner } from '../../../jobs/run-owner.js';
 import { ProviderError, type Aspect, type Language } from '../../../providers/capabilities.js';
 import { fillImageRows } from './candidate-images.js';
 import { failureColumns } from '../failure.js';
@@ -18,12 +19,14 @@ import { parseAnalysis } from '../store/stored-json.js';
 const CANDIDATES_TIMEOUT_MS = 600_000;
 
 export function candidatesJob(ctx: GenerationContext): JobHandler {
-  const { repo } = ctx;
   return {
     kind: JOB_KINDS.candidates,
     lane: () => laneOf(ctx.providers.imageGenerator),
     timeoutMs: CANDIDATES_TIMEOUT_MS,
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
+      // The request and its candidates are this run's from here: a run that lost the job no longer writes them.
+      const repo = ctx.repo.ownedBy(runOwner(job));
+      await repo.takeRequest(job.ref_id);
       const request = await openRequest(repo, job.ref_id, publish);
       if (!request) return;
       const slot = ctx.providers.imageGenerator;
@@ -35,7 +38,7 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
       const uploads = await repo.uploads([request.id]);
       const sources = await Promise.all(uploads.map((u) => inputImage(ctx.files, u.file_id, u.role)));
       const rows = await repo.imagesOfRequests([request.id]);
-      await fillImageRows(ctx, {
+      await fillImageRows({ ...ctx, repo }, {
         slot,
         rows,
         failureKey: 'image_generation_failed',
@@ -58,16 +61,16 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
     async fail(job, error, reason, publish) {
       // Finished work stays finished: a cancel that lands as the work completes changes nothing.
       const failure = failureColumns(error, 'image_generation_failed');
-      await repo.failOpenImages({ requestId: job.ref_id }, failure);
-      const made = (await repo.imagesOfRequests([job.ref_id])).filter((i) => i.status === 'completed').length;
+      await ctx.repo.failOpenImages({ requestId: job.ref_id }, failure);
+      const made = (await ctx.repo.imagesOfRequests([job.ref_id])).filter((i) => i.status === 'completed').length;
       // Not cancelled, and some were made: the request is those, the rest say why they are missing.
       if (reason === 'error' && made > 0) {
-        if (await repo.moveRequest(job.ref_id, 'completed', { completed_at: repo.now() })) {
+        if (await ctx.repo.moveRequest(job.ref_id, 'completed', { completed_at: ctx.repo.now() })) {
           publish(topics.request(job.ref_id), { type: 'completed' } satisfies GenerationEvent);
         }
         return;
       }
-      if (!(await repo.moveRequest(job.ref_id, 'failed', failure))) return;
+      if (!(await ctx.repo.moveRequest(job.ref_id, 'failed', failure))) return;
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

@@ -1,6 +1,7 @@
 // A regenerate run: new images from one generated image and the designer's prompt, saved into
 // the rows the call made (one generation id for the run, parent_image_id for their source).
 import type { JobHandler } from '../../../jobs/job-handler.js';
+import { runOwner } from '../../../jobs/run-owner.js';
 import { ProviderError, type Aspect, type Language } from '../../../providers/capabilities.js';
 import { fillImageRows } from './candidate-images.js';
 import { failureColumns } from '../failure.js';
@@ -14,16 +15,18 @@ import { parseAnalysis } from '../store/stored-json.js';
 const REGENERATE_TIMEOUT_MS = 600_000;
 
 export function regenerateJob(ctx: GenerationContext): JobHandler {
-  const { repo } = ctx;
-  const generationOf = async (leadId: number) => (await repo.image(leadId))?.generation_id;
+  const generationOf = async (leadId: number) => (await ctx.repo.image(leadId))?.generation_id;
   return {
     kind: JOB_KINDS.regenerate,
     lane: () => laneOf(ctx.providers.imageGenerator),
     timeoutMs: REGENERATE_TIMEOUT_MS,
     // fillImageRows' guarded writes stop the run once a cancel failed the run's images.
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
+      const repo = ctx.repo.ownedBy(runOwner(job));
       const lead = await repo.image(job.ref_id);
       if (!lead) return;
+      // The run's images are this run's from here: a run that lost the job no longer writes them.
+      await repo.takeGeneration(lead.generation_id);
       const slot = ctx.providers.imageGenerator;
       if (!slot) throw new ProviderError('unavailable', 'no image generator is configured');
       const topic = topics.regenerate(lead.generation_id);
@@ -33,7 +36,7 @@ export function regenerateJob(ctx: GenerationContext): JobHandler {
       const analysis = request ? parseAnalysis(request.analysis_json) : undefined;
       const rows = await repo.imagesOfGeneration(lead.generation_id);
       publish(topic, { type: 'started' } satisfies GenerationEvent);
-      await fillImageRows(ctx, {
+      await fillImageRows({ ...ctx, repo }, {
         slot,
         rows,
         failureKey: 'regeneration_failed',
@@ -56,7 +59,7 @@ export function regenerateJob(ctx: GenerationContext): JobHandler {
       const generationId = await generationOf(job.ref_id);
       if (!generationId) return;
       const failure = failureColumns(error, 'regeneration_failed');
-      await repo.failOpenImages({ generationId }, failure);
+      await ctx.repo.failOpenImages({ generationId }, failure);
       publish(topics.regenerate(generationId), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

@@ -9,6 +9,8 @@ export function engineProgressMessage(detail: TaskProgress | undefined, locale: 
     const { unit, value, max } = detail.stage;
     return message(unit === 'frames' ? 'progress_frames' : 'progress_steps', locale, { value, max });
   }
+  // Nothing ahead: the prompt runs next (the running one is counted as ahead while it runs).
+  if (detail.queueAhead === 0) return message('progress_queue_next', locale);
   if (detail.queueAhead !== undefined) return message('progress_queue_position', locale, { ahead: detail.queueAhead });
   if (detail.fraction !== undefined) return message('progress_engine_loading', locale);
   return undefined;

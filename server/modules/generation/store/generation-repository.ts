@@ -1,6 +1,9 @@
 // Queries of the generation tables. Every read that serves a user is scoped to that user's rows;
 // the job handlers read by id. Every write to a row after its insert is a guarded move
-// (row-states.ts): it applies only from the states its table allows, and says whether it did.
+// (row-states.ts): it applies only from the states its table allows, and says whether it did. A
+// job's run works through ownedBy(its run owner): it takes its rows as it starts, and each of its
+// moves applies only while the row is still its own, so a run that lost its job to another
+// worker cannot write the row after the new run took it.
 import type { Insertable, Updateable } from 'kysely';
 import { IMAGE_MOVES, movableFrom, REQUEST_MOVES, VIDEO_MOVES } from './row-states.js';
 import type {
@@ -23,10 +26,33 @@ export interface PageQuery {
   status?: GenerationStatus;
 }
 
-export function createGenerationRepository(db: GenerationDb, now: () => Date) {
+export function createGenerationRepository(db: GenerationDb, now: () => Date, owner?: string) {
   const stamp = () => now().toISOString();
+  const mine = () => {
+    if (owner === undefined) throw new Error('only a run that owns rows takes them');
+    return { run_owner: owner, updated_at: stamp() };
+  };
   return {
     now: stamp,
+
+    /** The same queries for one job run (server/jobs/run-owner.ts): its moves apply only to rows it owns. */
+    ownedBy(runOwner: string) {
+      return createGenerationRepository(db, now, runOwner);
+    },
+    /** This run takes a request and its candidate images (the run it replaced writes them no more). */
+    async takeRequest(id: number): Promise<void> {
+      const values = mine();
+      await db.updateTable('generation_requests').set(values).where('id', '=', id).execute();
+      await db.updateTable('generated_images').set(values).where('request_id', '=', id).where('parent_image_id', 'is', null).execute();
+    },
+    /** This run takes the images of a regenerate run. */
+    async takeGeneration(generationId: string): Promise<void> {
+      await db.updateTable('generated_images').set(mine()).where('generation_id', '=', generationId).execute();
+    },
+    /** This run takes a video generation. */
+    async takeVideo(id: number): Promise<void> {
+      await db.updateTable('video_generations').set(mine()).where('id', '=', id).execute();
+    },
 
     async insertRequest(values: Omit<Insertable<GenerationRequestsTable>, 'created_at' | 'updated_at'>) {
       const t = stamp();
@@ -66,12 +92,13 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
       const from = movableFrom(REQUEST_MOVES, to);
       // No state may move there (an empty IN () is not SQL on PostgreSQL).
       if (from.length === 0) return false;
-      const r = await db
+      let q = db
         .updateTable('generation_requests')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst();
+        .where('status', 'in', from);
+      if (owner !== undefined) q = q.where('run_owner', '=', owner);
+      const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
     /** A resend of a failed request starts it over: the request and its failed candidates back to pending. */
@@ -85,9 +112,10 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
           .where('status', 'in', movableFrom(REQUEST_MOVES, 'pending'))
           .executeTakeFirst();
         if (Number(r.numUpdatedRows) !== 1) return false;
+        // Their old tasks ended without an image: the next run starts new ones.
         await trx
           .updateTable('generated_images')
-          .set({ status: 'pending', updated_at: t })
+          .set({ status: 'pending', task_id: null, updated_at: t })
           .where('request_id', '=', id)
           .where('parent_image_id', 'is', null)
           .where('status', 'in', movableFrom(IMAGE_MOVES, 'pending'))
@@ -157,12 +185,13 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
       const from = movableFrom(IMAGE_MOVES, to);
       // No state may move there (an empty IN () is not SQL on PostgreSQL).
       if (from.length === 0) return false;
-      const r = await db
+      let q = db
         .updateTable('generated_images')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst();
+        .where('status', 'in', from);
+      if (owner !== undefined) q = q.where('run_owner', '=', owner);
+      const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
     /** Marks every unfinished image of a request or a regenerate run as failed. */
@@ -281,12 +310,13 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date) {
       const from = movableFrom(VIDEO_MOVES, to);
       // No state may move there (an empty IN () is not SQL on PostgreSQL).
       if (from.length === 0) return false;
-      const r = await db
+      let q = db
         .updateTable('video_generations')
         .set({ ...values, status: to, updated_at: stamp() })
         .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst();
+        .where('status', 'in', from);
+      if (owner !== undefined) q = q.where('run_owner', '=', owner);
+      const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 

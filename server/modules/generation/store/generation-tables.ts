@@ -17,7 +17,12 @@ export interface FailureColumns {
   error_detail: string | null;
 }
 
-export interface GenerationRequestsTable extends FailureColumns {
+/** The job run that owns the row now (migration 0010, server/jobs/run-owner.ts). */
+interface OwnedRow {
+  run_owner: string | null;
+}
+
+export interface GenerationRequestsTable extends FailureColumns, OwnedRow {
   id: Generated<number>;
   user_id: number;
   client_request_id: string;
@@ -47,7 +52,7 @@ export interface GenerationRequestImagesTable {
   position: number;
 }
 
-export interface GeneratedImagesTable extends FailureColumns {
+export interface GeneratedImagesTable extends FailureColumns, OwnedRow {
   id: Generated<number>;
   user_id: number;
   request_id: number | null;
@@ -68,6 +73,8 @@ export interface GeneratedImagesTable extends FailureColumns {
   label: string | null;
   /** JSON {language: label} when the provider worded the label in every language (migration 0006). */
   labels_json: string | null;
+  /** The provider's task making this image, saved before it is sent (migration 0009). */
+  task_id: string | null;
   language: string;
   completed_at: string | null;
   created_at: string;
@@ -89,7 +96,7 @@ export interface VideoPromptsTable {
   updated_at: string;
 }
 
-export interface VideoGenerationsTable extends FailureColumns {
+export interface VideoGenerationsTable extends FailureColumns, OwnedRow {
   id: Generated<number>;
   user_id: number;
   source_image_id: number | null;

@@ -1,11 +1,12 @@
-// One video generation: the provider's asynchronous task is started (its id saved at once), polled
-// until it ends, and the video stored with a thumbnail from its first frame. After a restart a
-// cloud task is polled again by its saved id; the built-in engine's task lived in the old process,
-// so a local job starts over.
+// One video generation: the provider's asynchronous task is started (its id saved at once, or
+// before it is sent when the provider lets us name it), polled until it ends, and the video stored
+// with a thumbnail from its first frame. After a restart a cloud task is polled again by its saved
+// id; the built-in engine's task lived in the old process, so a local job starts over.
 import sharp from 'sharp';
 import { isDatabaseUnavailable } from '../../../db/database-unavailable.js';
 import { abortableSleep } from '../../../jobs/abortable-sleep.js';
 import type { JobHandler } from '../../../jobs/job-handler.js';
+import { runOwner } from '../../../jobs/run-owner.js';
 import {
   ProviderError,
   type Aspect,
@@ -15,6 +16,7 @@ import {
   type VideoTaskState,
 } from '../../../providers/capabilities.js';
 import { makeThumbnail } from '../../../storage/thumbnails.js';
+import { sniffVideoType } from '../../../storage/video-type.js';
 import { failureColumns, NO_FAILURE } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';
 import { laneOf } from '../engines/generation-providers.js';
@@ -32,7 +34,6 @@ const EXPECTED_MS = 210_000;
 type Finished = Extract<VideoTaskState, { state: 'succeeded' }>;
 
 export function videoJob(ctx: GenerationContext): JobHandler {
-  const { repo } = ctx;
 
   const download = async (video: Finished['video'], signal: AbortSignal): Promise<Buffer> => {
     if (video.data) return video.data;
@@ -51,7 +52,10 @@ export function videoJob(ctx: GenerationContext): JobHandler {
   const store = async (row: VideoGenerationRow, finished: Finished, signal: AbortSignal) => {
     const data = await download(finished.video, signal);
     if (data.length === 0) throw new ProviderError('bad_response', 'the video is empty');
-    const file = await ctx.files.put(data, finished.video.mimeType || 'video/mp4', undefined);
+    // Stored under the type its bytes say; what is not a video is not kept as one.
+    const type = sniffVideoType(data);
+    if (!type) throw new ProviderError('bad_response', `the provider's video is not an MP4, WebM or QuickTime file (declared ${finished.video.mimeType || 'nothing'})`);
+    const file = await ctx.files.put(data, type, undefined);
     let thumbnailFileId: string | null = null;
     let frame = { width: 0, height: 0 };
     if (row.first_frame_file_id) {
@@ -72,7 +76,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
   };
 
   const cancelTask = async (id: number) => {
-    const row = await repo.video(id);
+    const row = await ctx.repo.video(id);
     const slot = ctx.providers.videoGenerator;
     if (!row?.task_id || row.status === 'completed' || !slot?.impl.cancelVideo || row.provider !== slot.provider) return;
     try {
@@ -91,6 +95,9 @@ export function videoJob(ctx: GenerationContext): JobHandler {
     // Every write is a guarded move: once a cancel or a finish moved the row on, the next write
     // does not apply and the run stops there.
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
+      // The row is this run's from here: a run that lost the job no longer writes it.
+      const repo = ctx.repo.ownedBy(runOwner(job));
+      await repo.takeVideo(job.ref_id);
       let row = await repo.video(job.ref_id);
       if (!row || row.status === 'completed') return;
       const slot = ctx.providers.videoGenerator;
@@ -108,7 +115,11 @@ export function videoJob(ctx: GenerationContext): JobHandler {
             ? await inputImage(ctx.files, row.last_frame_file_id, 'last-frame')
             : undefined;
         signal.throwIfAborted();
-        mustMove(await repo.moveVideo(row.id, 'generating', { progress: 1, started_at: startedAt, task_id: null, ...NO_FAILURE }), `video ${row.id}`);
+        // A task named before it is sent is the row's from now: a cancel stops it and the next
+        // process follows it, even when the provider's answer to the start never comes.
+        const planned = slot.impl.planTask?.(row.kind as VideoKind);
+        const taskColumns = planned ? { task_id: planned.taskId, model: planned.model, provider: slot.provider } : { task_id: null };
+        mustMove(await repo.moveVideo(row.id, 'generating', { progress: 1, started_at: startedAt, ...taskColumns, ...NO_FAILURE }), `video ${row.id}`);
         send({ type: 'started' });
         const task = await slot.impl.startVideo(
           {
@@ -124,6 +135,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
             watermark: Number(row.watermark) === 1,
           },
           signal,
+          planned?.taskId,
         );
         signal.throwIfAborted();
         taskId = task.taskId;
@@ -190,7 +202,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
       if (reason === 'cancelled' || (error instanceof ProviderError && error.kind === 'timeout')) await cancelTask(job.ref_id);
       // A finished video stays finished: a cancel that lands as it completes changes nothing.
       const failure = failureColumns(error, 'video_generation_failed');
-      if (!(await repo.moveVideo(job.ref_id, 'failed', failure))) return;
+      if (!(await ctx.repo.moveVideo(job.ref_id, 'failed', failure))) return;
       publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

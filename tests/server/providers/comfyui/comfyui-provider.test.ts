@@ -131,7 +131,8 @@ describe('ComfyUI images', () => {
   it('a workflow the server refuses (node_errors) fails every candidate as invalid_request, naming the node and value', async () => {
     const { double, comfy } = await setup({ withoutModels: ['ae.safetensors'] });
     await expectProviderError(comfy.imageGenerator.generateImages(images(), () => undefined), 'invalid_request', /node 3 \(VAELoader\).*ae\.safetensors/);
-    expect(double.seen().filter((s) => s === 'POST /prompt')).toHaveLength(1);
+    // The two candidates that start together may both reach ComfyUI; none starts after the refusal.
+    expect(double.seen().filter((s) => s === 'POST /prompt').length).toBeLessThanOrEqual(2);
   });
 
   it('an execution_error mid-run fails the run with the node and exception; out of memory is left for later', async () => {
