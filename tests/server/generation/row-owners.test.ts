@@ -10,6 +10,7 @@ import { generationDb } from '../../../server/modules/generation/store/generatio
 import { videoJob } from '../../../server/modules/generation/videos/video-job.js';
 import type { VideoGenerator } from '../../../server/providers/capabilities.js';
 import { createFileStore } from '../../../server/storage/file-store.js';
+import { openBlobStore } from '../../../server/storage/open-blob-store.js';
 import { databaseKinds } from '../helpers/databases.js';
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, until, type GenerationTestApp } from './helpers/generation-app.js';
@@ -51,7 +52,7 @@ for (const db of databaseKinds) {
       };
       const ctx = {
         repo,
-        files: createFileStore(gdb, t.config, () => new Date()),
+        files: createFileStore(gdb, openBlobStore(t.config), () => new Date()),
         providers: { ...fake.providers(), videoGenerator: { impl: hanging, provider: 'fake', localPreview: false } },
         now: () => new Date(),
         log: t.app.log,
