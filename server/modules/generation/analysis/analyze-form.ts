@@ -10,10 +10,7 @@ import type { UploadHold } from '../../../http/upload-budget.js';
 import type { Aspect, FabricInfo } from '../../../providers/capabilities.js';
 import type { UploadRole } from '../store/generation-tables.js';
 import { ASPECTS, REQUEST_ID, checkText, fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from '../form-fields.js';
-
-export const MAX_MODEL_IMAGES = 6;
-export const MAX_PATTERN_IMAGES = 6;
-export const MAX_IMAGES_TOTAL = 10;
+import { MAX_IMAGES_TOTAL, MAX_MODEL_IMAGES, MAX_PATTERN_IMAGES } from '../../../../shared/generation/image-limits.js';
 
 const FILE_ROLES: Record<string, UploadRole> = {
   model_images: 'model',
