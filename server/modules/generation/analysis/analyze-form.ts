@@ -28,7 +28,8 @@ export interface FormFile {
 }
 
 export interface AnalyzeForm {
-  requestId: string | undefined;
+  /** The form's request_id: the client's own id for the request (a resend joins the same work). */
+  clientRequestId: string | undefined;
   prompt: string;
   description: string | undefined;
   language: Locale;
@@ -87,8 +88,8 @@ export async function readAnalyzeForm(request: FastifyRequest, maxBytes: number,
   if (errors.length > 0) refuse(errors);
   if (files.length === 0) throw new AppError(400, 'images_required');
 
-  const requestId = fields.request_id?.trim() || undefined;
-  if (requestId !== undefined && !REQUEST_ID.test(requestId)) {
+  const clientRequestId = fields.request_id?.trim() || undefined;
+  if (clientRequestId !== undefined && !REQUEST_ID.test(clientRequestId)) {
     throw new AppError(400, 'invalid_request', {
       errors: [{ field: 'request_id', message: 'must be 1 to 128 letters, digits or _.:-' }],
     });
@@ -98,7 +99,7 @@ export async function readAnalyzeForm(request: FastifyRequest, maxBytes: number,
     throw new AppError(400, 'invalid_request', { errors: [{ field: 'aspect', message: `one of ${ASPECTS.join(', ')}` }] });
   }
   return {
-    requestId,
+    clientRequestId,
     prompt: prompt!,
     description,
     language: languageOf(fields.language, request),

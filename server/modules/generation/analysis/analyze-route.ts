@@ -73,15 +73,15 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
         form = await readAnalyzeForm(request, ctx.uploadLimits.maxBytes, hold);
         const checked = await Promise.all(form.files.map((f) => checkUploadedImage(f.data, f.name, ctx.uploadLimits)));
 
-        const clientId = form.requestId ?? randomUUID();
-        row = await ctx.repo.requestByClientId(user.id, clientId);
+        const clientRequestId = form.clientRequestId ?? randomUUID();
+        row = await ctx.repo.requestByClientId(user.id, clientRequestId);
         if (!row) {
           await ctx.jobs.admit(user.id, JOB_KINDS.analysis);
           const stored = await Promise.all(form.files.map((f, i) => ctx.files.put(f.data, checked[i]!.mimeType, checked[i])));
           try {
             row = await ctx.repo.insertRequest({
               user_id: user.id,
-              client_request_id: clientId,
+              client_request_id: clientRequestId,
               prompt: form.prompt,
               description: form.description ?? null,
               fabric_json: JSON.stringify(form.fabric),
@@ -106,7 +106,7 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
           } catch (error) {
             // The same request_id sent twice at once: the second joins the first.
             if (!isUniqueViolation(error)) throw error;
-            row = await ctx.repo.requestByClientId(user.id, clientId);
+            row = await ctx.repo.requestByClientId(user.id, clientRequestId);
             if (!row) throw error;
           }
         }
