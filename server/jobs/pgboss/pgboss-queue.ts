@@ -21,7 +21,7 @@ import type { Database } from '../../db/schema.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import type { BackoffOptions } from '../backoff.js';
 import type { JobHandler } from '../job-handler.js';
-import type { CancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressListener } from '../job-queue.js';
+import type { JobCancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressListener } from '../job-queue.js';
 import type { PgListener } from '../pg-listener.js';
 import type { PgProgressBus, SqlExecutor } from '../pg-progress-bus.js';
 import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-share.js';
@@ -206,7 +206,7 @@ export class PgBossQueue implements JobQueue {
     return options.trx ? write(options.trx) : this.o.appDb.transaction().execute(write);
   }
 
-  async cancel(kind: string, refId: number): Promise<CancelOutcome> {
+  async cancel(kind: string, refId: number): Promise<JobCancelOutcome> {
     const key = keyOf(kind, refId);
     // Locked while deciding, so no worker takes it between the look and the cancel (SKIP LOCKED).
     const decision = await this.o.appDb.transaction().execute(async (trx) => {
