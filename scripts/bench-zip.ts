@@ -3,7 +3,7 @@
 // compress, so the store-only path is what gets measured. Prints per-run and median milliseconds.
 import { randomFillSync } from 'node:crypto';
 import { unzipSync } from 'fflate';
-import { buildResultsZip, type ZipResultItem } from '../src/features/image-processing/model/build-results-zip.js';
+import { buildResultsZip, type ZipResultItem } from '../src/lib/zip/build-results-zip.js';
 
 const COUNT = Number(process.env.BENCH_ZIP_COUNT ?? 30);
 const BYTES = Number(process.env.BENCH_ZIP_BYTES ?? 1024 * 1024);

@@ -1,8 +1,9 @@
-// Turns the route-access table into a preHandler on each route of one API group.
+// Turns the route-access table into a preHandler on each route of one API group. It needs two
+// things of the modules, named here by what it asks of them (the auth module's access tokens and
+// the users repository fit), so this layer never imports a module.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { AccessTokens } from '../modules/auth/access-tokens.js';
-import type { UsersRepository } from '../modules/users/users-repository.js';
 import { AppError } from './app-error.js';
+import type { SignedInUser } from './current-user.js';
 import { accessFor, type ApiGroup } from './route-access.js';
 
 export interface Authenticator {
@@ -10,7 +11,17 @@ export interface Authenticator {
   authenticate(request: FastifyRequest): Promise<NonNullable<FastifyRequest['user']>>;
 }
 
-export function createAuthenticator(tokens: AccessTokens, users: UsersRepository): Authenticator {
+/** Reads an access token: its user and that user's token version when signed, or null when it is not valid. */
+export interface AccessTokenReader {
+  verify(token: string): Promise<{ userId: number; version: number } | null>;
+}
+
+/** Finds a user's row by id. */
+export interface UserFinder {
+  findById(id: number): Promise<SignedInUser | undefined>;
+}
+
+export function createAuthenticator(tokens: AccessTokenReader, users: UserFinder): Authenticator {
   return {
     async authenticate(request) {
       const header = request.headers.authorization ?? '';

@@ -1,8 +1,8 @@
 // What a module registers for one kind of job. The runner claims the row, calls run() with an
 // AbortSignal (cancel, shutdown or the run's time limit) and decides from what run() throws:
-// a retryable ProviderError waits and runs again within the job's budget, anything else ends in
-// fail(). Handlers never mark their own rows failed on an abort: a shutdown must leave the row to
-// be resumed by the next process.
+// a retry signal (retryable-error.ts: RetryableJobError, or a retryable ProviderError) waits and
+// runs again within the job's budget, anything else ends in fail(). Handlers never mark their own
+// rows failed on an abort: a shutdown must leave the row to be resumed by the next process.
 import type { JobClass } from './fair-share.js';
 import type { JobRow } from './job-table.js';
 

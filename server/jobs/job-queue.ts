@@ -23,7 +23,11 @@ export interface EnqueueOptions {
   trx?: Transaction<Database>;
 }
 
-export type CancelOutcome = 'cancelled' | 'requested' | 'not_running';
+/**
+ * What cancelling a row's job did: cancelled while it waited, asked to stop while it runs, or
+ * nothing to cancel. (Not the upscale service's outcome of cancelling a keyed result.)
+ */
+export type JobCancelOutcome = 'cancelled' | 'requested' | 'not_running';
 
 export interface JobQueue {
   /**
@@ -44,7 +48,7 @@ export interface JobQueue {
    */
   enqueue(request: EnqueueRequest, options?: EnqueueOptions): Promise<number>;
   /** Cancels the unfinished job of a row: at once when it waits, by aborting it when it runs. */
-  cancel(kind: string, refId: number): Promise<CancelOutcome>;
+  cancel(kind: string, refId: number): Promise<JobCancelOutcome>;
   /** True when the row has a job that has not finished. */
   isActive(kind: string, refId: number): Promise<boolean>;
   onProgress(topic: string, listener: ProgressListener): () => void;

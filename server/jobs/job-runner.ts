@@ -21,7 +21,7 @@ import {
 import type { JobContext, JobHandler } from './job-handler.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { CancelOutcome, EnqueueRequest, JobQueue, ProgressListener } from './job-queue.js';
+import type { JobCancelOutcome, EnqueueRequest, JobQueue, ProgressListener } from './job-queue.js';
 import type { JobDb, JobRow, JobTables } from './job-table.js';
 import { heldByEarlierRun, newLeaseOwner, ownersOf, markLeaseOwnerLive } from './lease-owner.js';
 import { announceRetry, runUntilStopped, serialWake, type RunEnd } from './handler-run.js';
@@ -199,7 +199,7 @@ export class JobRunner implements JobQueue {
     }, delayMs).unref();
   }
 
-  async cancel(kind: string, refId: number): Promise<CancelOutcome> {
+  async cancel(kind: string, refId: number): Promise<JobCancelOutcome> {
     const job = await this.unfinished(kind, refId);
     if (!job) return 'not_running';
     const now = iso(this.o.now());

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { AppError } from '../http/app-error.js';
 import { imageShapeProblem, readImageHeader } from './image-shape.js';
-import { sniffImageType } from '../modules/upscale/image-type.js';
+import { sniffImageFormat } from '../../shared/images/image-types.js';
 
 /** Width × height accepted for a generation upload: a 48 MP phone photo passes, a bomb does not. */
 export const MAX_UPLOAD_PIXELS = 50_000_000;
@@ -30,7 +30,7 @@ export async function checkUploadedImage(
   if (data.length > limits.maxBytes) {
     throw new AppError(413, 'image_too_large', { vars: { name, mb: Math.round(limits.maxBytes / (1024 * 1024)) } });
   }
-  const type = sniffImageType(data);
+  const type = sniffImageFormat(data);
   if (!type) throw new AppError(415, 'unsupported_image_type', { vars: { name } });
   const header = await readImageHeader(data);
   if (!header) throw new AppError(422, 'image_corrupt', { vars: { name } });

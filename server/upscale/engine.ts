@@ -51,6 +51,7 @@ import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { type ModelInfo, listModelFiles, parseModelName } from './model-list.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
+import { ALPHA_RANGE, DEFAULT_ALPHA, isAlphaInRange } from '../../shared/upscale/alpha.js';
 import { extractTile, storeTile } from '../../shared/upscale/padding.js';
 import {
   type Tile,
@@ -123,7 +124,6 @@ export interface UpscaleEngineOptions {
   featureCacheDir?: string;
 }
 
-export const ALPHA_RANGE = [0.5, 2] as const;
 export const DEFAULT_MAX_INPUT_PIXELS = 4_200_000;
 export const DEFAULT_MEMORY_BUDGET = 1024 * 1024 * 1024;
 /**
@@ -294,7 +294,7 @@ export class UpscaleEngine {
   ): Required<Pick<UpscaleOptions, 'tileMode' | 'cacheMode' | 'alpha' | 'format'>> {
     const tileMode = opts.tileMode ?? 0;
     const cacheMode = opts.cacheMode ?? 0;
-    const alpha = opts.alpha ?? 1;
+    const alpha = opts.alpha ?? DEFAULT_ALPHA;
     const format = opts.format ?? 'png';
     if (!Number.isInteger(tileMode) || tileMode < 0 || tileMode > 4) {
       throw new UpscaleError('invalid_parameter', 'tile_mode must be an integer from 0 to 4');
@@ -302,11 +302,8 @@ export class UpscaleEngine {
     if (!Number.isInteger(cacheMode) || cacheMode < 0 || cacheMode > 3) {
       throw new UpscaleError('invalid_parameter', 'cache_mode must be an integer from 0 to 3');
     }
-    if (!Number.isFinite(alpha) || alpha < ALPHA_RANGE[0] || alpha > ALPHA_RANGE[1]) {
-      throw new UpscaleError(
-        'invalid_parameter',
-        `alpha must be between ${ALPHA_RANGE[0]} and ${ALPHA_RANGE[1]}`,
-      );
+    if (!isAlphaInRange(alpha)) {
+      throw new UpscaleError('invalid_parameter', `alpha must be between ${ALPHA_RANGE.min} and ${ALPHA_RANGE.max}`);
     }
     if (!['png', 'jpeg', 'webp'].includes(format))
       throw new UpscaleError('invalid_parameter', 'format must be png, jpeg or webp');

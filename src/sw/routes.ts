@@ -24,21 +24,9 @@ export interface RequestFacts {
 export const API_PREFIXES = ['/api', '/image-api', '/upscale-api', '/third-api'] as const;
 export const LOCALES = SUPPORTED_LANGUAGES;
 
-/** Caches whose names start with this hold one user's data: deleted on logout (lib/offline/user-scope.ts). */
-export const USER_CACHE_PREFIX = 'loom-user-';
-
-export const CACHE_NAMES = {
-  config: 'loom-config',
-  locales: 'loom-locales',
-  media: 'loom-user-media', // a user cache: starts with USER_CACHE_PREFIX
-  // Finished videos the person keeps for offline showing, within their budget (a user cache too).
-  videos: 'loom-user-videos',
-  // Real-CUGAN's converted graphs (no user data) for upscaling on this device, offline too.
-  deviceModels: 'loom-device-models',
-} as const;
-
-/** The worker tells its pages what it evicted after a quota error (lib/offline/sw-registration.ts). */
-export const MEDIA_EVICTED_MESSAGE = 'MEDIA_EVICTED';
+// The cache names and the eviction message are the pages' too: they live in src/lib, which never
+// imports the service worker.
+export { CACHE_NAMES, MEDIA_EVICTED_MESSAGE, USER_CACHE_PREFIX } from '../lib/offline/cache-names';
 
 export const EXPIRY = {
   locales: { maxEntries: 20, maxAgeSeconds: 30 * 24 * 60 * 60 },

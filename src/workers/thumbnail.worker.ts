@@ -2,8 +2,8 @@
 // encode on an OffscreenCanvas, so dropping 40 photos never stalls the page. The full-size decode
 // is also where the noise estimate reads its pixels, so each image is decoded once for both.
 import * as Comlink from 'comlink';
-import { estimateNoiseFromBitmap } from '../features/image-processing/model/noise-estimate-blob';
-import { toStoredNoise, type StoredNoise } from '../features/image-processing/model/stored-noise';
+import { estimateNoiseFromBitmap } from '../lib/noise/noise-estimate-blob';
+import { toStoredNoise, type StoredNoise } from '../lib/noise/stored-noise';
 
 export interface Thumbnail {
   thumb: Blob;

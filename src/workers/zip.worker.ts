@@ -5,7 +5,7 @@ import {
   buildResultsZip,
   type ZipProgress,
   type ZipResultItem,
-} from '../features/image-processing/model/build-results-zip';
+} from '../lib/zip/build-results-zip';
 
 export type { ZipProgress, ZipResultItem };
 

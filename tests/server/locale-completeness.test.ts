@@ -33,3 +33,16 @@ describe('server locales', () => {
     });
   });
 });
+
+describe('server dictionaries', () => {
+  // A sentence the upscale service says as the main API does is read from messages.json; a key
+  // both files hold must carry a sentence of the upscale service's own.
+  it.each(SUPPORTED_LANGUAGES)('upscale.json copies no entry of messages.json (%s)', (language) => {
+    const read = (namespace: string) =>
+      JSON.parse(readFileSync(path.join(dir, language, `${namespace}.json`), 'utf8')) as Record<string, unknown>;
+    const main = read('messages');
+    const upscale = read('upscale');
+    const copies = Object.keys(upscale).filter((key) => main[key] === upscale[key]);
+    expect(copies).toEqual([]);
+  });
+});

@@ -18,7 +18,7 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { ProviderError } from '../../providers/capabilities.js';
 import type { JobHandler } from '../job-handler.js';
-import type { CancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressListener } from '../job-queue.js';
+import type { JobCancelOutcome, EnqueueOptions, EnqueueRequest, JobQueue, ProgressListener } from '../job-queue.js';
 import { waitingCapRefusal, DEFAULT_FAIR_SHARE, type JobClass } from '../fair-share.js';
 import { fairPriority } from './fair-priority.js';
 import { DEAD_QUEUE, keyOf, LANE_QUEUE_PREFIX, LaneJobs, numericId, transactionDb, type JobData } from './lane-jobs.js';
@@ -175,7 +175,7 @@ export class PgBossQueue implements JobQueue {
     return options.trx ? write(options.trx) : this.o.appDb.transaction().execute(write);
   }
 
-  async cancel(kind: string, refId: number): Promise<CancelOutcome> {
+  async cancel(kind: string, refId: number): Promise<JobCancelOutcome> {
     const key = keyOf(kind, refId);
     // Locked while deciding, so no worker takes it between the look and the cancel (SKIP LOCKED).
     const decision = await this.o.appDb.transaction().execute(async (trx) => {

@@ -20,6 +20,7 @@ import { announceRetry, runUntilStopped, serialWake, type RunEnd } from '../hand
 import type { FailReason, JobContext, JobHandler } from '../job-handler.js';
 import type { JobRow } from '../job-table.js';
 import { decideAfterFailure } from '../retry-decision.js';
+import { databaseOutage } from '../retryable-error.js';
 import { affected, DEAD_QUEUE, keyOf, LANE_QUEUE_PREFIX, type JobData, type LaneJobs } from './lane-jobs.js';
 import type { PgBossQueueOptions } from './pgboss-options.js';
 import type { WorkerLeases } from './worker-leases.js';
@@ -266,11 +267,7 @@ export class PgBossWorker {
     }
     const decision = decideAfterFailure({
       // The run's own database work met a restart: run it again with the usual backoff.
-      error: isDatabaseUnavailable(error)
-        ? new ProviderError('unavailable', `the database did not answer: ${error instanceof Error ? error.message : String(error)}`, {
-            cause: error,
-          })
-        : error,
+      error: isDatabaseUnavailable(error) ? databaseOutage(error, { keepCause: true }) : error,
       timedOut: reason === 'timeout',
       runLimitMs: this.o.lanes.runLimit(handler),
       attempts: row.attempts,

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import type { JobHandler } from '../job-handler.js';
-import type { CancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
+import type { JobCancelOutcome, EnqueueOptions, EnqueueRequest, ProgressListener } from '../job-queue.js';
 import { PgListener } from '../pg-listener.js';
 import { PgProgressBus, type SqlExecutor } from '../pg-progress-bus.js';
 import { DEFAULT_FAIR_SHARE } from '../fair-share.js';
@@ -148,7 +148,7 @@ export class TeamJobEngine {
     return this.queue.enqueue(request, options);
   }
 
-  cancel(kind: string, refId: number): Promise<CancelOutcome> {
+  cancel(kind: string, refId: number): Promise<JobCancelOutcome> {
     return this.queue.cancel(kind, refId);
   }
 

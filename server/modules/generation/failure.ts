@@ -2,15 +2,17 @@
 // analysis_error), why (the provider's error kind, e.g. quota), and the provider's own words for
 // the log. The message is put together in the reader's language when it is read.
 import { z } from 'zod';
-import { ProviderError } from '../../providers/capabilities.js';
+import { failureKind } from '../../jobs/retryable-error.js';
 import { message, messageKeys, type Locale, type MessageKey } from '../../http/messages.js';
 import type { FailureColumns } from './store/generation-tables.js';
 
 export function failureColumns(error: unknown, key: MessageKey, formatKey?: MessageKey): FailureColumns {
-  if (error instanceof ProviderError) {
+  // A provider's failure, or a passing outage the job engine retried until its budget ran out.
+  const kind = failureKind(error);
+  if (kind !== 'internal' && error instanceof Error) {
     return {
-      error_code: error.kind,
-      error_key: error.kind === 'bad_response' && formatKey ? formatKey : key,
+      error_code: kind,
+      error_key: kind === 'bad_response' && formatKey ? formatKey : key,
       error_detail: error.message.slice(0, 1000),
     };
   }

@@ -5,8 +5,10 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../http/app-error.js';
 import { LOCALES, localeFrom, message, type Locale } from '../../http/messages.js';
 import type { Aspect, FabricInfo } from '../../providers/capabilities.js';
+import { PROMPT_MAX_LENGTH } from '../../../shared/prompts/prompt-rules.js';
 
-export const MAX_PROMPT_LENGTH = 1000;
+/** A prompt or description: spec §9's prompt text rule, the one the PWA's fields keep. */
+export const MAX_PROMPT_LENGTH = PROMPT_MAX_LENGTH;
 export const ASPECTS: readonly Aspect[] = ['square', 'vertical', 'horizontal', 'auto'];
 
 /** Spec §3's fabric form: short choices (a preset or a few words) and free text. */

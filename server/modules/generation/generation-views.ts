@@ -3,6 +3,15 @@
 // reader's language. Spec §3's image and video detail fields are all here. Each view is a zod
 // schema with an id: the OpenAPI document names it, the PWA's types are generated from it, and
 // the builders below are typed by it, so a field renamed here fails to compile on both sides.
+//
+// Request ids: on the wire `request_id` is the client's own id for an analyse request, the name
+// spec §3/§7 give the analyse form's field (so also ImageRequest.request_id, the cancel path and
+// the recovery call's request_ids). GeneratedImage.request_id is a field the spec does not name:
+// the row id of the image request the image came from (ImageRequest.id). It keeps its wire name
+// for the clients that read it and is described as such in the OpenAPI document; ImageDetail
+// carries the client's id beside it as client_request_id.
+// Inside the server the same split holds: `client_request_id` / `clientRequestId` is the client's
+// id, the `request_id` columns and `requestId` parameters of the repository are row ids.
 import { z } from 'zod';
 import { CAMERA_MOVES } from '../../../shared/generation/camera-moves.js';
 import type { Locale } from '../../http/messages.js';
@@ -66,7 +75,9 @@ export type VideoPromptView = z.output<typeof videoPromptSchema>;
 export const generatedImageSchema = z
   .object({
     id: rowId(),
-    request_id: rowId().nullable(),
+    request_id: rowId()
+      .nullable()
+      .meta({ description: "The row id of the image request this image came from (ImageRequest.id), not the client's request_id; null for none." }),
     generation_id: z.string(),
     parent_image_id: rowId().nullable(),
     source: z.enum(['original', 'regenerated']),
@@ -96,7 +107,7 @@ export const imageDetailSchema = generatedImageSchema
   .extend({
     user_prompt: z.string(),
     description: z.string().nullable(),
-    client_request_id: z.string().nullable(),
+    client_request_id: z.string().nullable().meta({ description: "The client's request_id of the image request this image came from." }),
     fabric: fabricInfoSchema,
     analysis: analysisDataSchema.nullable(),
     uploaded_images: uploadedImagesSchema,

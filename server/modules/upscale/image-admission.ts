@@ -4,17 +4,17 @@
 // after a wait. The engine checks the pixels again in full. The shape rule is storage/image-shape.ts,
 // the one every group's uploads pass.
 import { imageShapeProblem, readImageHeader } from '../../storage/image-shape.js';
-import { sniffImageType, type SniffedType } from './image-type.js';
+import { sniffImageFormat, type ImageFormat } from '../../../shared/images/image-types.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 
 export interface AdmittedImage {
-  type: SniffedType;
+  type: ImageFormat;
   width: number;
   height: number;
 }
 
 export async function admitImage(data: Buffer, maxPixels: number): Promise<AdmittedImage> {
-  const type = sniffImageType(data);
+  const type = sniffImageFormat(data);
   if (!type) throw new UpscaleHttpError(415, 'unsupported_type');
   const header = await readImageHeader(data);
   if (!header) throw new UpscaleHttpError(422, 'corrupt_image');

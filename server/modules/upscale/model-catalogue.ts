@@ -1,6 +1,8 @@
 // The model list as the service answers it (spec §3 "Upscale model", §5 labels): the engine's
-// names without file suffix, with the category and recommendation the spec derives from them.
+// names without file suffix, with the category and recommendation the spec derives from them
+// (shared/upscale/model-labels.ts, the rule the PWA's picker reads too).
 import { z } from 'zod';
+import { MODEL_CATEGORIES, categoryOf, compareCategories, isRecommended, variantOf } from '../../../shared/upscale/model-labels.js';
 import type { EngineModel } from './upscale-engine-port.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 
@@ -9,28 +11,24 @@ export const modelViewSchema = z
     name: z.string(),
     scale: z.number().int(),
     denoise: z.string(),
-    category: z.enum(['2x', '4x', 'other']),
+    category: z.enum(MODEL_CATEGORIES),
     recommended: z.boolean(),
   })
   .meta({ id: 'UpscaleModel' });
 export type ModelView = z.output<typeof modelViewSchema>;
 
-const RECOMMENDED = new Set(['conservative', 'denoise2x']);
-const CATEGORY_ORDER = { '2x': 0, '4x': 1, other: 2 } as const;
-
 export function toModelViews(models: EngineModel[]): ModelView[] {
   return models
-    .map((m): ModelView => {
-      const category = m.scale === 2 ? '2x' : m.scale === 4 ? '4x' : 'other';
-      return {
+    .map(
+      (m): ModelView => ({
         name: m.name,
         scale: m.scale,
         denoise: m.denoise,
-        category,
-        recommended: RECOMMENDED.has(m.denoise),
-      };
-    })
-    .sort((a, b) => CATEGORY_ORDER[a.category] - CATEGORY_ORDER[b.category] || a.name.localeCompare(b.name));
+        category: categoryOf(m.name),
+        recommended: isRecommended(variantOf(m.name)),
+      }),
+    )
+    .sort((a, b) => compareCategories(a.category, b.category) || a.name.localeCompare(b.name));
 }
 
 /** Refuses a model the list does not name (400 unknown_model, on the form's model_name field). */

@@ -6,7 +6,7 @@
 // (slots and models, which the API replicas read) and the sweep of inputs a crash left behind.
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobHandler } from '../../jobs/job-handler.js';
-import { ProviderError } from '../../providers/capabilities.js';
+import { databaseOutage } from '../../jobs/retryable-error.js';
 import type { DurableReplays } from './durable-replays.js';
 import { replayTtlMs } from './idempotent-results.js';
 import type { InputStore } from './input-store.js';
@@ -71,7 +71,7 @@ export function upscaleJobHandlers(d: UpscaleJobDeps): JobHandler[] {
       if (!(await d.table.start(id, d.workerId))) return;
     } catch (error) {
       // The database is away for a moment (a restart): the queue runs the job again after a wait.
-      throw new ProviderError('unavailable', `the database did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      throw databaseOutage(error);
     }
     // With "upscale job done" (or its discard), what an operator counts runs per image with.
     d.log.info({ upscaleJobId: id, workerId: d.workerId, attempt: ctx.attempt }, 'upscale job started');

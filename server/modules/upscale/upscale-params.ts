@@ -1,6 +1,6 @@
 // The form fields of an upscale request (spec §3, defaults from §9), validated before any work.
 // Multipart fields arrive as strings; an empty field means "use the default".
-import { ALPHA_RANGE } from '../../upscale/engine.js';
+import { ALPHA_RANGE, DEFAULT_ALPHA, isAlphaInRange } from '../../../shared/upscale/alpha.js';
 import { UpscaleHttpError } from './upscale-http-error.js';
 
 export type OutputFormat = 'png' | 'jpeg' | 'webp';
@@ -38,12 +38,12 @@ export function parseUpscaleParams(fields: Record<string, string>): UpscaleParam
   const tileMode = integerIn(fields, 'tile_mode', 0, 4, 0);
   const cacheMode = integerIn(fields, 'cache_mode', 0, 3, 0);
   const rawAlpha = fields['alpha']?.trim();
-  const alpha = rawAlpha ? Number(rawAlpha) : 1;
-  if (!Number.isFinite(alpha) || alpha < ALPHA_RANGE[0] || alpha > ALPHA_RANGE[1]) {
+  const alpha = rawAlpha ? Number(rawAlpha) : DEFAULT_ALPHA;
+  if (!isAlphaInRange(alpha)) {
     throw new UpscaleHttpError(
       400,
       'invalid_parameter',
-      { field: 'alpha', allowed: `${ALPHA_RANGE[0]}–${ALPHA_RANGE[1]}` },
+      { field: 'alpha', allowed: `${ALPHA_RANGE.min}–${ALPHA_RANGE.max}` },
       { field: 'alpha' },
     );
   }

@@ -13,6 +13,7 @@ import { parseConfig, parseFileIds } from './workshop-config.js';
 import { enhancerFor } from './workshop-models.js';
 import type { WorkshopRepository } from './workshop-repository.js';
 import { createTextRelay, type TextEvent } from './workshop-text.js';
+import { failureKind } from '../../jobs/retryable-error.js';
 
 export const WORKSHOP_JOB = 'workshop';
 export const workshopTopic = (id: number) => `workshop:${id}`;
@@ -110,7 +111,7 @@ export function workshopJob(ctx: GenerationContext, repo: WorkshopRepository): J
       publish(workshopTopic(job.ref_id), { type: 'failed' } satisfies WorkshopEvent);
     },
     async retrying(job, error, delayMs, publish) {
-      const code = error instanceof ProviderError ? error.kind : 'internal';
+      const code = failureKind(error);
       publish(workshopTopic(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies WorkshopEvent);
     },
   };

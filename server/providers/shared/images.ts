@@ -4,7 +4,7 @@
 // are ever kept.
 import sharp from 'sharp';
 import { ProviderError, type Aspect, type GeneratedImage, type InputImage } from '../capabilities.js';
-import { sniffImageType } from '../../modules/upscale/image-type.js';
+import { sniffImageFormat } from '../../../shared/images/image-types.js';
 import { ASPECT_VALUE } from './aspect.js';
 
 export interface ImageBytes {
@@ -38,7 +38,7 @@ function badImage(provider: string, detail: string, cause?: unknown): ProviderEr
  * as SVG; the rest is a bad provider response.
  */
 export async function rasterGeneratedImage(data: Buffer, provider: string): Promise<RasterImage> {
-  const sniffed = sniffImageType(data);
+  const sniffed = sniffImageFormat(data);
   let width: number;
   let height: number;
   let format: string | undefined;

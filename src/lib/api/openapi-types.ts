@@ -2156,6 +2156,7 @@ export interface components {
         };
         GeneratedImage: {
             id: number;
+            /** @description The row id of the image request this image came from (ImageRequest.id), not the client's request_id; null for none. */
             request_id: number | null;
             generation_id: string;
             parent_image_id: number | null;
@@ -2248,6 +2249,7 @@ export interface components {
         };
         ImageDetail: {
             id: number;
+            /** @description The row id of the image request this image came from (ImageRequest.id), not the client's request_id; null for none. */
             request_id: number | null;
             generation_id: string;
             parent_image_id: number | null;
@@ -2273,6 +2275,7 @@ export interface components {
             completed_at: string | null;
             user_prompt: string;
             description: string | null;
+            /** @description The client's request_id of the image request this image came from. */
             client_request_id: string | null;
             fabric: components["schemas"]["FabricInfo"];
             analysis: components["schemas"]["AnalysisData"] | null;

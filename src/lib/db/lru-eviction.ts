@@ -2,7 +2,7 @@
 // upscale results (the oldest first; online they can be downloaded again), then the service
 // worker's cached media. Never a source image, never anything of an item still waiting or
 // running, never the outbox or the query cache (a queued edit cannot be fetched again).
-import { USER_CACHE_PREFIX } from '../../sw/routes';
+import { USER_CACHE_PREFIX } from '../offline/cache-names';
 import { cachedSize, deleteMediaEntries, mediaEntriesOldestFirst, type MediaCacheEntry } from './media-cache';
 import { openLoomDb } from './open-db';
 

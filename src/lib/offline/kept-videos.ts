@@ -4,7 +4,7 @@
 // which video, its size, when it was kept and last played. The page keeps and removes videos within
 // the person's budget, least recently played first; the service worker answers the player from
 // here, byte ranges included, and notes the play. Runs in the page and in the worker.
-import { CACHE_NAMES } from '../../sw/routes';
+import { CACHE_NAMES } from './cache-names';
 
 export const KEPT_VIDEOS_CACHE = CACHE_NAMES.videos;
 /** The index lives beside the files, so the one cache deletion at logout takes both. */

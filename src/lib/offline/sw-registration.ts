@@ -3,7 +3,7 @@
 // evicted after a quota error, for the storage notice.
 import { useSyncExternalStore } from 'react';
 import type { Workbox } from 'workbox-window';
-import { MEDIA_EVICTED_MESSAGE } from '../../sw/routes';
+import { MEDIA_EVICTED_MESSAGE } from './cache-names';
 import { reportEviction, type EvictionReport } from '../db/quota';
 import { createUpdateFlow, type UpdateFlow, type UpdateState } from './update-flow';
 

@@ -11,7 +11,7 @@ import { wipeOtherUsersData, wipeUserData } from '../db/wipe-user';
 import { startQueryPersistence, type ActivePersistence } from '../query/persistence';
 import { registerLogoutCleanup } from '../session/logout-cleanup';
 import { getSession, subscribeSession } from '../session/session-store';
-import { USER_CACHE_PREFIX } from '../../sw/routes';
+import { USER_CACHE_PREFIX } from './cache-names';
 import { resumeOutbox, stopOutbox, syncOutbox } from './app-outbox';
 import { checkReachability, getOnlineStatus, onReconnect } from './online-status';
 import { currentUserKey } from './user-key';

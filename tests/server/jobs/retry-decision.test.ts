@@ -2,6 +2,7 @@
 // while the budget lasts, or fail for good.
 import { describe, expect, it } from 'vitest';
 import { decideAfterFailure, type FailedRun } from '../../../server/jobs/retry-decision.js';
+import { databaseOutage, failureKind, RetryableJobError } from '../../../server/jobs/retryable-error.js';
 import { ProviderError } from '../../../server/providers/capabilities.js';
 
 const NOW = new Date('2030-01-01T00:00:00.000Z');
@@ -60,5 +61,31 @@ describe('decideAfterFailure', () => {
       unexpected: true,
     });
     expect(decideAfterFailure(run({ error: 'plain' }), even)).toMatchObject({ action: 'fail', text: 'plain', unexpected: true });
+  });
+
+  it("retries the engine's own retry signal after the backoff, and fails it as expected once the budget is spent", () => {
+    const outage = databaseOutage(Object.assign(new Error('Connection terminated'), { code: '57P01' }));
+    expect(outage).toBeInstanceOf(RetryableJobError);
+    expect(decideAfterFailure(run({ error: outage, attempts: 2 }), even)).toMatchObject({
+      action: 'retry',
+      waitMs: 2000,
+      text: 'RetryableJobError: the database did not answer: Connection terminated',
+    });
+    const waited = new RetryableJobError('later', { retryAfterMs: 20_000 });
+    expect(decideAfterFailure(run({ error: waited }), even)).toMatchObject({ action: 'retry', waitMs: 20_000 });
+    expect(decideAfterFailure(run({ error: outage, deadline: '2030-01-01T00:00:00.500Z' }), even)).toMatchObject({
+      action: 'fail',
+      failure: outage,
+      unexpected: false,
+    });
+  });
+});
+
+describe('failureKind', () => {
+  it("names a provider's failure by its kind, a retried outage as unavailable, and the rest internal", () => {
+    expect(failureKind(new ProviderError('quota', 'spent'))).toBe('quota');
+    expect(failureKind(databaseOutage(new Error('gone')))).toBe('unavailable');
+    expect(failureKind(new TypeError('bad'))).toBe('internal');
+    expect(failureKind('plain')).toBe('internal');
   });
 });

@@ -4,7 +4,7 @@ import {
   estimateNoise,
   modelForLevel,
   type RgbaPixels,
-} from '../../../src/features/image-processing/model/noise-estimate';
+} from '../../../src/lib/noise/noise-estimate';
 
 const W = 256;
 const H = 192;

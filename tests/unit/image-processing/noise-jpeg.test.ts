@@ -3,7 +3,7 @@
 // follow the quality the way a designer would expect.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { estimateNoise } from '../../../src/features/image-processing/model/noise-estimate';
+import { estimateNoise } from '../../../src/lib/noise/noise-estimate';
 
 const W = 384;
 const H = 288;

@@ -6,8 +6,8 @@ import {
   readStoredNoise,
   toStoredNoise,
   type StoredNoise,
-} from '../../../src/features/image-processing/model/stored-noise';
-import { estimateNoise } from '../../../src/features/image-processing/model/noise-estimate';
+} from '../../../src/lib/noise/stored-noise';
+import { estimateNoise } from '../../../src/lib/noise/noise-estimate';
 
 const ALL = ['conservative', 'no-denoise', 'denoise1x', 'denoise2x', 'denoise3x'];
 /** What the service offers: every variant at 2x; 3x and 4x lack denoise1x and denoise2x. */

@@ -4,7 +4,7 @@
 import * as Comlink from 'comlink';
 import { unzipSync } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildResultsZip } from '../../../src/features/image-processing/model/build-results-zip';
+import { buildResultsZip } from '../../../src/lib/zip/build-results-zip';
 import {
   createZipBridge,
   ZipGenerationError,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildResultsZip,
   type ZipResultItem,
-} from '../../../src/features/image-processing/model/build-results-zip';
+} from '../../../src/lib/zip/build-results-zip';
 
 function bytes(size: number, seed: number): Uint8Array {
   const out = new Uint8Array(size);

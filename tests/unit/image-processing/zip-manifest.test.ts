@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeCsvField, manifestCsv } from '../../../src/features/image-processing/model/manifest-csv';
+import { escapeCsvField, manifestCsv } from '../../../src/lib/zip/manifest-csv';
 
 /** A small RFC 4180 reader, enough to prove the writer's output parses back. */
 function parseCsv(text: string): string[][] {

@@ -3,7 +3,7 @@ import {
   baseZipName,
   sanitizeSegment,
   zipEntryNames,
-} from '../../../src/features/image-processing/model/zip-naming';
+} from '../../../src/lib/zip/zip-naming';
 
 describe('zip entry names', () => {
   it('joins the original name with model and output extension', () => {

@@ -80,7 +80,7 @@ describe('step machine', () => {
 
 describe('draft helpers', () => {
   const image = (id: number): GeneratedImage => ({
-    id, request_id: 1, source: 'original', status: 'completed', label: null, prompt: '', model: null, provider: null,
+    id, source: 'original', status: 'completed', label: null, prompt: '', model: null, provider: null,
     moments_text: null, url: null, thumbnail_url: null, width: null, height: null,
   });
   it('merges images by id in arrival order', () => {

@@ -21,7 +21,6 @@ import { VIDEOS_PER_CALL, specBatches, videoSpecs } from '../../../src/features/
 function image(id: number, status: GeneratedImage['status'] = 'completed'): GeneratedImage {
   return {
     id,
-    request_id: 1,
     source: 'original',
     status,
     label: null,

@@ -16,6 +16,7 @@ import { CANDIDATE_COUNT, JOB_KINDS, topics, type GenerationEvent } from '../job
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis, parseFabric } from '../store/stored-json.js';
 import type { Language } from '../../../providers/capabilities.js';
+import { failureKind } from '../../../jobs/retryable-error.js';
 
 /** Spec §9's image call timeout. */
 const ANALYSIS_TIMEOUT_MS = 600_000;
@@ -128,7 +129,7 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {
-      const code = error instanceof ProviderError ? error.kind : 'internal';
+      const code = failureKind(error);
       publish(topics.request(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
     },
   };

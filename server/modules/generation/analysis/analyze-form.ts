@@ -10,10 +10,7 @@ import type { UploadHold } from '../../../http/upload-budget.js';
 import type { Aspect, FabricInfo } from '../../../providers/capabilities.js';
 import type { UploadRole } from '../store/generation-tables.js';
 import { ASPECTS, REQUEST_ID, checkText, fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from '../form-fields.js';
-
-export const MAX_MODEL_IMAGES = 6;
-export const MAX_PATTERN_IMAGES = 6;
-export const MAX_IMAGES_TOTAL = 10;
+import { MAX_IMAGES_TOTAL, MAX_MODEL_IMAGES, MAX_PATTERN_IMAGES } from '../../../../shared/generation/image-limits.js';
 
 const FILE_ROLES: Record<string, UploadRole> = {
   model_images: 'model',
@@ -31,7 +28,8 @@ export interface FormFile {
 }
 
 export interface AnalyzeForm {
-  requestId: string | undefined;
+  /** The form's request_id: the client's own id for the request (a resend joins the same work). */
+  clientRequestId: string | undefined;
   prompt: string;
   description: string | undefined;
   language: Locale;
@@ -90,8 +88,8 @@ export async function readAnalyzeForm(request: FastifyRequest, maxBytes: number,
   if (errors.length > 0) refuse(errors);
   if (files.length === 0) throw new AppError(400, 'images_required');
 
-  const requestId = fields.request_id?.trim() || undefined;
-  if (requestId !== undefined && !REQUEST_ID.test(requestId)) {
+  const clientRequestId = fields.request_id?.trim() || undefined;
+  if (clientRequestId !== undefined && !REQUEST_ID.test(clientRequestId)) {
     throw new AppError(400, 'invalid_request', {
       errors: [{ field: 'request_id', message: 'must be 1 to 128 letters, digits or _.:-' }],
     });
@@ -101,7 +99,7 @@ export async function readAnalyzeForm(request: FastifyRequest, maxBytes: number,
     throw new AppError(400, 'invalid_request', { errors: [{ field: 'aspect', message: `one of ${ASPECTS.join(', ')}` }] });
   }
   return {
-    requestId,
+    clientRequestId,
     prompt: prompt!,
     description,
     language: languageOf(fields.language, request),

@@ -24,12 +24,17 @@ import type { GeneratedImageRow, GenerationRequestRow } from '../store/generatio
 import { engineProgressMessage } from '../engines/engine-progress.js';
 import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
 import { parseAnalysis } from '../store/stored-json.js';
+import { MAX_IMAGES_TOTAL, MAX_MODEL_IMAGES, MAX_PATTERN_IMAGES } from '../../../../shared/generation/image-limits.js';
 
 const formDoc = z.object({
   prompt: z.string().max(MAX_PROMPT_LENGTH),
   request_id: z.string().max(128).optional(),
-  model_images: z.array(z.string()).max(6).optional().describe('files (binary), at most 6'),
-  pattern_images: z.array(z.string()).max(6).optional().describe('files (binary), at most 6; 10 images in all'),
+  model_images: z.array(z.string()).max(MAX_MODEL_IMAGES).optional().describe(`files (binary), at most ${MAX_MODEL_IMAGES}`),
+  pattern_images: z
+    .array(z.string())
+    .max(MAX_PATTERN_IMAGES)
+    .optional()
+    .describe(`files (binary), at most ${MAX_PATTERN_IMAGES}; ${MAX_IMAGES_TOTAL} images in all`),
   description: z.string().max(MAX_PROMPT_LENGTH).optional(),
   language: z.enum(['zh-CN', 'en-US', 'vi-VN', 'th-TH', 'id-ID']).optional(),
   aspect: z.enum(ASPECTS as [string, ...string[]]).optional(),
@@ -68,15 +73,15 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
         form = await readAnalyzeForm(request, ctx.uploadLimits.maxBytes, hold);
         const checked = await Promise.all(form.files.map((f) => checkUploadedImage(f.data, f.name, ctx.uploadLimits)));
 
-        const clientId = form.requestId ?? randomUUID();
-        row = await ctx.repo.requestByClientId(user.id, clientId);
+        const clientRequestId = form.clientRequestId ?? randomUUID();
+        row = await ctx.repo.requestByClientId(user.id, clientRequestId);
         if (!row) {
           await ctx.jobs.admit(user.id, JOB_KINDS.analysis);
           const stored = await Promise.all(form.files.map((f, i) => ctx.files.put(f.data, checked[i]!.mimeType, checked[i])));
           try {
             row = await ctx.repo.insertRequest({
               user_id: user.id,
-              client_request_id: clientId,
+              client_request_id: clientRequestId,
               prompt: form.prompt,
               description: form.description ?? null,
               fabric_json: JSON.stringify(form.fabric),
@@ -101,7 +106,7 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
           } catch (error) {
             // The same request_id sent twice at once: the second joins the first.
             if (!isUniqueViolation(error)) throw error;
-            row = await ctx.repo.requestByClientId(user.id, clientId);
+            row = await ctx.repo.requestByClientId(user.id, clientRequestId);
             if (!row) throw error;
           }
         }

@@ -15,6 +15,7 @@ import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
 import { openRequest } from './open-request.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis } from '../store/stored-json.js';
+import { failureKind } from '../../../jobs/retryable-error.js';
 
 const CANDIDATES_TIMEOUT_MS = 600_000;
 
@@ -74,7 +75,7 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {
-      const code = error instanceof ProviderError ? error.kind : 'internal';
+      const code = failureKind(error);
       publish(topics.request(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
     },
   };

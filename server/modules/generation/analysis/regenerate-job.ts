@@ -11,6 +11,7 @@ import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
 import { stopsWhenRowMovesOn } from '../store/row-states.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis } from '../store/stored-json.js';
+import { failureKind } from '../../../jobs/retryable-error.js';
 
 const REGENERATE_TIMEOUT_MS = 600_000;
 
@@ -65,7 +66,7 @@ export function regenerateJob(ctx: GenerationContext): JobHandler {
     async retrying(job, error, delayMs, publish) {
       const generationId = await generationOf(job.ref_id);
       if (!generationId) return;
-      const code = error instanceof ProviderError ? error.kind : 'internal';
+      const code = failureKind(error);
       publish(topics.regenerate(generationId), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
     },
   };

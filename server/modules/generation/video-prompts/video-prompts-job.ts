@@ -8,6 +8,7 @@ import { laneOf } from '../engines/generation-providers.js';
 import { JOB_KINDS, topics, VIDEO_PROMPTS_PER_IMAGE, type GenerationEvent } from '../job-topics.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis, parseFabric, parseObject } from '../store/stored-json.js';
+import { failureKind } from '../../../jobs/retryable-error.js';
 
 const PROMPTS_TIMEOUT_MS = 150_000;
 
@@ -91,7 +92,7 @@ export function videoPromptsJob(ctx: GenerationContext): JobHandler {
       publish(topics.videoPrompts(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {
-      const code = error instanceof ProviderError ? error.kind : 'internal';
+      const code = failureKind(error);
       publish(topics.videoPrompts(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
     },
   };

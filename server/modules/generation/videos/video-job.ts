@@ -25,6 +25,7 @@ import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
 import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseCamera } from '../store/stored-json.js';
+import { failureKind } from '../../../jobs/retryable-error.js';
 
 /** Longest one run waits for a provider's task (spec §9 estimates 2-5 minutes). */
 const VIDEO_TIMEOUT_MS = 30 * 60_000;
@@ -206,7 +207,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
       publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {
-      const code = error instanceof ProviderError ? error.kind : 'internal';
+      const code = failureKind(error);
       publish(topics.video(job.ref_id), { type: 'retrying', delay_ms: delayMs, code } satisfies GenerationEvent);
     },
   };

@@ -4,9 +4,8 @@ import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageIcon } from '../../../components/icons';
 import { usePasteFiles } from '../../../components/use-paste-files';
+import { IMAGE_ACCEPT } from '../../../../shared/images/image-types';
 import './upload-zone.css';
-
-const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
 
 interface Props {
   onFiles(files: File[]): void;
@@ -58,7 +57,7 @@ export function UploadZone({ onFiles, disabled }: Props) {
       <input
         ref={picker}
         type="file"
-        accept={ACCEPT}
+        accept={IMAGE_ACCEPT}
         multiple
         hidden
         data-testid="upload-input"

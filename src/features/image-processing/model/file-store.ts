@@ -3,7 +3,7 @@
 // the noise estimate on the record (the queue worker never reads it), so a reload keeps it.
 import { withQuotaRecovery } from '../../../lib/db/quota';
 import { FILES, RESULTS, openUpscaleDb, type StoredFile } from '../../../workers/upscale-queue/upscale-db';
-import { readStoredNoise, type StoredNoise } from './stored-noise';
+import { readStoredNoise, type StoredNoise } from '../../../lib/noise/stored-noise';
 
 export type { StoredFile };
 

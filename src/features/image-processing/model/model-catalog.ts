@@ -1,10 +1,15 @@
-// Spec §5's model labels: everything the picker shows is derived from the model's name.
-// up2x → 2x, up4x → 4x (anything else, such as up3x, is "other"); conservative, no-denoise and
-// denoise1x/2x/3x name the variant; conservative and denoise2x are the recommended ones.
+// Spec §5's model labels: everything the picker shows is derived from the model's name, by the
+// rule the upscale service answers with (shared/upscale/model-labels.ts); here it is put into words.
+import {
+  categoryOf,
+  compareCategories,
+  isRecommended,
+  variantOf,
+  type ModelCategory,
+  type ModelVariant,
+} from '../../../../shared/upscale/model-labels';
 
-export type ModelCategory = '2x' | '4x' | 'other';
-export type ModelVariant =
-  'conservative' | 'no-denoise' | 'denoise1x' | 'denoise2x' | 'denoise3x' | 'unknown';
+export type { ModelCategory, ModelVariant };
 
 /** One entry of GET /models as the upscale service sends it. */
 export interface RawModel {
@@ -35,25 +40,10 @@ export function modelNameOf(raw: string): string {
   return raw.replace(/\.pth$/i, '');
 }
 
-export function categoryOf(name: string): ModelCategory {
-  if (name.includes('up2x')) return '2x';
-  if (name.includes('up4x')) return '4x';
-  return 'other';
-}
-
 export function scaleOf(name: string, reported?: number): number {
   if (typeof reported === 'number' && reported > 0) return reported;
   const m = /up(\d+)x/.exec(name);
   return m ? Number(m[1]) : 1;
-}
-
-export function variantOf(name: string): ModelVariant {
-  if (name.includes('conservative')) return 'conservative';
-  if (name.includes('no-denoise')) return 'no-denoise';
-  if (name.includes('denoise1x')) return 'denoise1x';
-  if (name.includes('denoise2x')) return 'denoise2x';
-  if (name.includes('denoise3x')) return 'denoise3x';
-  return 'unknown';
 }
 
 export function describeModel(raw: RawModel, t: Translate): UpscaleModel {
@@ -63,7 +53,7 @@ export function describeModel(raw: RawModel, t: Translate): UpscaleModel {
   const variant = variantOf(name);
   const scaleLabel = category === 'other' ? `${scale}x` : category;
   const variantLabel = variant === 'unknown' ? name : t(`${K}.variant.${variant}`);
-  const recommended = variant === 'conservative' || variant === 'denoise2x';
+  const recommended = isRecommended(variant);
   return {
     name,
     scale,
@@ -76,12 +66,10 @@ export function describeModel(raw: RawModel, t: Translate): UpscaleModel {
   };
 }
 
-const CATEGORY_ORDER: Record<ModelCategory, number> = { '2x': 0, '4x': 1, other: 2 };
-
 /** 2x first, then by category, then by display name. */
 export function compareModels(a: UpscaleModel, b: UpscaleModel): number {
   return (
-    CATEGORY_ORDER[a.category] - CATEGORY_ORDER[b.category] || a.displayName.localeCompare(b.displayName)
+    compareCategories(a.category, b.category) || a.displayName.localeCompare(b.displayName)
   );
 }
 

@@ -1,7 +1,7 @@
 // What a pending file's noise estimate suggests at the scale the user picked: the model to use
 // (one the service actually offers) and the one-line reason to show with it.
-import { modelForLevel } from './noise-estimate';
-import type { StoredNoise } from './stored-noise';
+import { modelForLevel } from '../../../lib/noise/noise-estimate';
+import type { StoredNoise } from '../../../lib/noise/stored-noise';
 
 export interface NoiseSuggestion {
   /** model_name, always one of the offered models. */

@@ -1,6 +1,6 @@
 // A single download's file name: the same as the result's name inside the batch ZIP.
 import type { QueueItem } from '../../../workers/upscale-queue/protocol';
-import { baseZipName } from './zip-naming';
+import { baseZipName } from '../../../lib/zip/zip-naming';
 
 export function resultFileName(item: QueueItem): string {
   return baseZipName({

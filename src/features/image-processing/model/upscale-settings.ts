@@ -1,5 +1,8 @@
 // The chosen model and advanced parameters, remembered on this device between visits.
 // Defaults are spec §3's: tile_mode 0, cache_mode 0, alpha 1.
+import { ALPHA_RANGE, DEFAULT_ALPHA } from '../../../../shared/upscale/alpha';
+
+export { ALPHA_RANGE };
 
 export interface UpscaleSettings {
   modelName: string | null;
@@ -13,12 +16,10 @@ export interface UpscaleSettings {
 export type UpscaleWhere = 'auto' | 'device';
 export const WHERE_OPTIONS: readonly UpscaleWhere[] = ['auto', 'device'];
 
-export const DEFAULT_SETTINGS: UpscaleSettings = { modelName: null, tileMode: 0, cacheMode: 0, alpha: 1, where: 'auto' };
+export const DEFAULT_SETTINGS: UpscaleSettings = { modelName: null, tileMode: 0, cacheMode: 0, alpha: DEFAULT_ALPHA, where: 'auto' };
 
 export const TILE_MODES = [0, 1, 2, 3, 4] as const;
 export const CACHE_MODES = [0, 1, 2, 3] as const;
-// Real-CUGAN's useful alpha range (notes: 0.75–1.3); 1 is the model as trained.
-export const ALPHA_RANGE = { min: 0.75, max: 1.3, step: 0.05 } as const;
 
 const KEY = 'loom.upscaleSettings';
 
@@ -33,7 +34,7 @@ export function readSettings(storage: Pick<Storage, 'getItem'> = localStorage): 
       modelName: typeof raw.modelName === 'string' ? raw.modelName : null,
       tileMode: Math.round(clamp(raw.tileMode, 0, 4, 0)),
       cacheMode: Math.round(clamp(raw.cacheMode, 0, 3, 0)),
-      alpha: clamp(raw.alpha, ALPHA_RANGE.min, ALPHA_RANGE.max, 1),
+      alpha: clamp(raw.alpha, ALPHA_RANGE.min, ALPHA_RANGE.max, DEFAULT_ALPHA),
       where: raw.where === 'device' ? 'device' : 'auto',
     };
   } catch {

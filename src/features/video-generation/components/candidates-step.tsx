@@ -3,6 +3,7 @@
 // regeneration area.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PROMPT_MAX_LENGTH } from '../../../../shared/prompts/prompt-rules';
 import { ImageViewer } from '../../../components/image-viewer/image-viewer';
 import { saveMomentsText } from '../../../lib/offline/moments-text';
 import { currentUserKey } from '../../../lib/offline/user-key';
@@ -127,7 +128,7 @@ export function CandidatesStep(props: Props) {
             <textarea
               className="input vg-textarea"
               rows={2}
-              maxLength={1000}
+              maxLength={PROMPT_MAX_LENGTH}
               value={regenPrompt}
               onChange={(e) => setRegenPrompt(e.target.value)}
               data-testid="regen-prompt"

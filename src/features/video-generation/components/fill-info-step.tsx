@@ -5,6 +5,8 @@ import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEve
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
 import { VoiceInput } from '../../../components/voice-input';
+import { IMAGE_ACCEPT } from '../../../../shared/images/image-types';
+import { PROMPT_MAX_LENGTH } from '../../../../shared/prompts/prompt-rules';
 import type { DraftFile, VideoDraft } from '../model/draft';
 import { newRequestId } from '../model/draft';
 import {
@@ -129,13 +131,13 @@ export function FillInfoStep({ draft, update }: Props) {
                 id="vg-description"
                 className="input vg-textarea"
                 rows={3}
-                maxLength={1000}
+                maxLength={PROMPT_MAX_LENGTH}
                 placeholder={t('videoGeneration.placeholders.description')}
                 value={draft.description}
                 onChange={(e) => update((d) => ({ ...d, description: e.target.value }))}
                 data-testid="field-description"
               />
-              <VoiceInput value={draft.description} onChange={(v) => update((d) => ({ ...d, description: v.slice(0, 1000) }))} />
+              <VoiceInput value={draft.description} onChange={(v) => update((d) => ({ ...d, description: v.slice(0, PROMPT_MAX_LENGTH) }))} />
             </div>
           </div>
         </div>
@@ -231,7 +233,7 @@ function UploadZone({ role, draft, update }: { role: ImageRole; draft: VideoDraf
           {t('videoGeneration.info.pick')}
           <input
             type="file"
-            accept="image/jpeg,image/png,image/gif,image/webp"
+            accept={IMAGE_ACCEPT}
             multiple
             className="vg-hidden-input"
             onChange={(e) => {

@@ -2,6 +2,7 @@
 // read prompt management), editable for this run; it must be selected to continue.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PROMPT_MAX_LENGTH } from '../../../../shared/prompts/prompt-rules';
 import { useImagePrompts } from '../api/image-prompt';
 import type { VideoDraft } from '../model/draft';
 import type { DraftUpdate } from '../hooks/use-video-draft';
@@ -37,14 +38,14 @@ export function PromptStep({ draft, update }: { draft: VideoDraft; update: Draft
         <textarea
           className="input vg-textarea"
           rows={6}
-          maxLength={1000}
+          maxLength={PROMPT_MAX_LENGTH}
           value={draft.promptText}
           onChange={(e) => update((d) => ({ ...d, promptText: e.target.value }))}
           data-testid="prompt-text"
         />
       </label>
       <div className="vg-row">
-        <span className="vg-muted">{t('videoGeneration.prompt.length', { count: draft.promptText.length, max: 1000 })}</span>
+        <span className="vg-muted">{t('videoGeneration.prompt.length', { count: draft.promptText.length, max: PROMPT_MAX_LENGTH })}</span>
         <button type="button" className="btn btn--ghost vg-touch" onClick={() => update((d) => ({ ...d, promptText: source }))}>
           {t('videoGeneration.prompt.restore')}
         </button>

@@ -3,6 +3,8 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { MAX_IMAGES_TOTAL, MAX_PATTERN_IMAGES } from '../../../../shared/generation/image-limits';
+import { PROMPT_MAX_LENGTH } from '../../../../shared/prompts/prompt-rules';
 import { FullScreenSpinner } from '../../../components/full-screen-spinner';
 import { takeVideoHandoff } from '../../../lib/handoff/video-handoff';
 import { useOnlineStatus } from '../../../lib/offline/online-status';
@@ -45,14 +47,14 @@ export default function VideoGenerationPage() {
     const offer = takeVideoHandoff(sessionStorage);
     if (!offer) return;
     if (offer.kind === 'description') {
-      update((d) => ({ ...d, description: offer.text.slice(0, 1000) }));
+      update((d) => ({ ...d, description: offer.text.slice(0, PROMPT_MAX_LENGTH) }));
       toast.success(t('videoGeneration.handoff.description'));
     } else {
       void fetch(offer.url)
         .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
         .then((blob) =>
           update((d) =>
-            d.files.filter((f) => f.role === 'pattern').length >= 6 || d.files.length >= 10
+            d.files.filter((f) => f.role === 'pattern').length >= MAX_PATTERN_IMAGES || d.files.length >= MAX_IMAGES_TOTAL
               ? d
               : { ...d, files: [...d.files, { id: newRequestId(), role: 'pattern', name: offer.fileName, blob }] },
           ),

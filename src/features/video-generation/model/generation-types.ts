@@ -1,12 +1,13 @@
 // The generation calls' answers as far as this page reads them: picks of the server's schemas
 // (generated API types), so a renamed or retyped field fails here; the workflow's own settings.
+// Here request_id is only ever the client's id (ImageRequestView's, the draft's requestId): an
+// image's request_id, the row id of its request (see the server's generation-views.ts), is not read.
 import type { ApiSchema } from '../../../lib/api/api-types';
 import type { CameraMove } from '../../../../shared/generation/camera-moves';
 
 export type GeneratedImage = Pick<
   ApiSchema<'GeneratedImage'>,
   | 'id'
-  | 'request_id'
   | 'source'
   | 'status'
   | 'label'

@@ -1,10 +1,11 @@
-// Spec §5/§9: at most 6 model images, 6 pattern images and 10 in all. Adding files keeps what
-// fits, in order, and says how many are there now and how many could not be added.
-export const MAX_MODEL_IMAGES = 6;
-export const MAX_PATTERN_IMAGES = 6;
-export const MAX_IMAGES_TOTAL = 10;
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+// Spec §5/§9: at most 6 model images, 6 pattern images and 10 in all (shared/generation/
+// image-limits.ts), each a JPEG, PNG, GIF or WebP of at most 10 MB (shared/images/image-types.ts).
+// Adding files keeps what fits, in order, and says how many are there now and how many could not
+// be added.
+import { MAX_IMAGES_TOTAL, MAX_MODEL_IMAGES, MAX_PATTERN_IMAGES } from '../../../../shared/generation/image-limits';
+import { MAX_IMAGE_BYTES, isAcceptedImageType } from '../../../../shared/images/image-types';
+
+export { MAX_IMAGE_BYTES, MAX_IMAGES_TOTAL, MAX_MODEL_IMAGES, MAX_PATTERN_IMAGES };
 
 export type ImageRole = 'model' | 'pattern';
 
@@ -37,7 +38,7 @@ export function planAdd(role: ImageRole, counts: Record<ImageRole, number>, offe
 export type FileRefusal = 'type' | 'size';
 
 export function refuseFile(file: { type: string; size: number }): FileRefusal | null {
-  if (!IMAGE_TYPES.includes(file.type)) return 'type';
+  if (!isAcceptedImageType(file.type)) return 'type';
   if (file.size > MAX_IMAGE_BYTES) return 'size';
   return null;
 }

@@ -6,10 +6,9 @@ import { ImageIcon } from '../../../components/icons';
 import { SegmentedControl } from '../../../components/segmented-control';
 import { VoiceInput } from '../../../components/voice-input';
 import { usePasteFiles } from '../../../components/use-paste-files';
-import { MAX_IMAGES, MAX_TEXT, sortFiles, type Rejected } from '../model/file-rules';
+import { IMAGE_ACCEPT } from '../../../../shared/images/image-types';
+import { MAX_FILE_MB, MAX_IMAGES, MAX_TEXT, sortFiles, type Rejected } from '../model/file-rules';
 import { WORKSHOP_TYPES, type WorkshopType } from '../model/workshop-item';
-
-const ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
 
 interface Props {
   disabled?: boolean;
@@ -125,7 +124,7 @@ export function ItemComposer({ disabled, onAdd }: Props) {
           <input
             ref={picker}
             type="file"
-            accept={ACCEPT}
+            accept={IMAGE_ACCEPT}
             multiple
             hidden
             data-testid="workshop-file-input"
@@ -157,7 +156,7 @@ export function ItemComposer({ disabled, onAdd }: Props) {
       {rejected.length > 0 && (
         <ul className="ws-rejected" role="alert" data-testid="workshop-rejected">
           {rejected.map((r, i) => (
-            <li key={`${r.name}-${i}`}>{t(`workshop.compose.rejected.${r.reason}`, { name: r.name, max: MAX_IMAGES, mb: 10 })}</li>
+            <li key={`${r.name}-${i}`}>{t(`workshop.compose.rejected.${r.reason}`, { name: r.name, max: MAX_IMAGES, mb: MAX_FILE_MB })}</li>
           ))}
         </ul>
       )}

@@ -1,7 +1,11 @@
-// What the workshop accepts as images (spec §5's upload rule, the server's per-item limit):
-// JPEG, PNG, GIF or WebP, at most 10 MB each, at most 6 per item; text at most 5000 characters.
-export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+// What the workshop accepts as images (spec §5's upload rule, shared/images/image-types.ts, and the
+// server's per-item limit): JPEG, PNG, GIF or WebP, at most 10 MB each, at most 6 per item; text at
+// most 5000 characters.
+import { MAX_IMAGE_BYTES, isAcceptedImageType } from '../../../../shared/images/image-types';
+
+export const MAX_FILE_BYTES = MAX_IMAGE_BYTES;
+/** The size limit in MB, as the refusal names it. */
+export const MAX_FILE_MB = MAX_IMAGE_BYTES / (1024 * 1024);
 export const MAX_IMAGES = 6;
 export const MAX_TEXT = 5000;
 
@@ -13,7 +17,7 @@ export interface Rejected {
 }
 
 export function acceptsType(type: string, name: string): boolean {
-  if ((ACCEPTED_TYPES as readonly string[]).includes(type)) return true;
+  if (isAcceptedImageType(type)) return true;
   // Some pickers give no type: judge by the name.
   return type === '' && /\.(jpe?g|png|gif|webp)$/i.test(name);
 }
