@@ -1,7 +1,7 @@
 // `npm test`: every check in one run — lint, type-check, unit and server integration tests
 // (vitest), the PWA build, and browser end-to-end tests (Playwright + Debian Chromium) — ending
 // with one plain summary line "N passed, N failed" that sums them all. With TEST_NODE_LINES the
-// unit and server suites also run on those other Node.js lines (scripts/test-node-lines.ts).
+// server suite also runs on those other Node.js lines (scripts/test-node-lines.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { runNodeLines } from './test-node-lines.js';
@@ -61,10 +61,10 @@ check('type-check', 'npm', ['run', '--silent', 'typecheck']);
   });
 }
 
-// TEST_NODE_LINES=22,26 (CI sets it) runs the unit and server suites on those Node.js lines too.
+// TEST_NODE_LINES=22,26 (CI sets it) runs the server suite on those Node.js lines too.
 const otherLines = (process.env.TEST_NODE_LINES ?? '').split(',').map((l) => l.trim()).filter(Boolean);
 for (const t of runNodeLines(otherLines))
-  tallies.push({ name: `unit + server, Node ${t.line}`, passed: t.passed, failed: t.failed, skipped: t.skipped, seconds: t.seconds });
+  tallies.push({ name: `server, Node ${t.line}`, passed: t.passed, failed: t.failed, skipped: t.skipped, seconds: t.seconds });
 
 if (check('PWA build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
   const r = run('npx', ['playwright', 'test']);
