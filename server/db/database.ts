@@ -1,9 +1,10 @@
 // One Kysely instance over SQLite (embedded default) or PostgreSQL (DATABASE_URL).
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type DatabaseIntrospector } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { AppConfig } from '../config.js';
 import { ensurePrivateFile, tightenFile } from '../private-files.js';
+import { OneSchemaIntrospector } from './one-schema-introspector.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -63,7 +64,7 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
     client.on('error', () => undefined);
   });
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({
+    dialect: new OneSchemaPostgresDialect(schema ?? 'public', {
       pool,
       onCreateConnection: async (conn) => {
         if (schema) await conn.executeQuery(CompiledQuery.raw(`SET search_path TO "${schema}"`));
@@ -71,4 +72,19 @@ export async function openDatabase(database: AppConfig['database']): Promise<Db>
     }),
   });
   return { kysely, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => kysely.destroy() };
+}
+
+/** PostgreSQL whose introspection (the migrator's "do my tables exist") reads only our schema. */
+class OneSchemaPostgresDialect extends PostgresDialect {
+  constructor(
+    private readonly schema: string,
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+  ) {
+    super(config);
+  }
+
+  // Kysely's own signature: the introspector is handed the untyped instance.
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new OneSchemaIntrospector(db, this.schema);
+  }
 }

@@ -2,6 +2,7 @@
 // be fooled by Kysely's own tables in another. It was: the lock table was "found" elsewhere, not
 // created here, and the migration failed.
 import { describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { openDatabase } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from './helpers/databases.js';
@@ -38,6 +39,38 @@ describe.skipIf(postgres.skip)('migrations per PostgreSQL schema', () => {
       await Promise.all(dbs.map((db) => db.close()));
     } finally {
       await dropSchema(schema);
+    }
+  });
+
+  it('reads only its own schema, so schemas dropped meanwhile by other runs cannot fail its migration', async () => {
+    const other = uniqueSchema();
+    const ours = uniqueSchema();
+    const churn = new pg.Client({ connectionString: POSTGRES_URL });
+    await churn.connect();
+    let churning = true;
+    // Another test run creating and dropping its schemas while ours migrates.
+    const churned = (async () => {
+      for (let i = 0; churning; i++) {
+        const name = `${other}_${i}`;
+        await churn.query(`CREATE SCHEMA "${name}"; CREATE TABLE "${name}".t (id serial PRIMARY KEY)`);
+        await churn.query(`DROP SCHEMA "${name}" CASCADE`);
+      }
+    })();
+    try {
+      const db = await openDatabase({ kind: 'postgres', url: POSTGRES_URL, schema: ours });
+      try {
+        for (let round = 0; round < 3; round++) await migrateToLatest(db);
+        const tables = await db.kysely.introspection.getTables();
+        expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([ours]));
+        expect(tables.map((t) => t.name)).toContain('users');
+      } finally {
+        await db.close();
+      }
+    } finally {
+      churning = false;
+      await churned;
+      await churn.end();
+      await dropSchema(ours);
     }
   });
 });
