@@ -4,12 +4,9 @@
 // restarted mid-video (the job queues it again); our server restarted mid-video (the new process
 // follows the same prompt); and the engines call the settings page reads, naming what ComfyUI lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
-import { createComfyProvider } from '../../../server/providers/comfyui/comfyui-provider.js';
-import { SHIPPED_WORKFLOWS } from '../../../server/providers/comfyui/comfyui-workflow.js';
-import { createLocalProvider } from '../../../server/providers/local/index.js';
 import { ComfyDouble } from '../../support/comfyui-double.js';
 import { databaseKinds } from '../helpers/databases.js';
+import { comfyProviders } from './helpers/comfy-providers.js';
 import { solidPng } from './helpers/fake-providers.js';
 import { createGenerationApp, FAST_RUNNER, sseEvents, until, type GenerationTestApp } from './helpers/generation-app.js';
 import { seedRequest, type SeededImage } from './helpers/seed.js';
@@ -33,28 +30,7 @@ for (const db of databaseKinds) {
     let images: SeededImage[];
     const closers: (() => void)[] = [];
 
-    /** The app's providers: ComfyUI for images and video (fast polls), the built-in engine for the text. */
-    const providers = (): GenerationProviders => {
-      const local = createLocalProvider({ textPauseMs: 0 });
-      const comfy = createComfyProvider({
-        baseUrl: double.url,
-        workflows: { images: SHIPPED_WORKFLOWS.images, enhance: SHIPPED_WORKFLOWS.images, video: SHIPPED_WORKFLOWS.video, videoFirstLast: SHIPPED_WORKFLOWS['video-first-last-frame'] },
-        clientId: `loom-gen-test-${db.kind}`,
-        timing: { fallbackPollMs: 20, checkEveryMs: 60_000 },
-        pollIntervalMs: 15,
-        reconnectMs: 20,
-      });
-      closers.push(() => comfy.close());
-      const slot = <T>(impl: T, provider: string) => ({ impl, provider, localPreview: provider === 'local' });
-      return {
-        analyser: slot(local.analyser, 'local'),
-        imageGenerator: slot(comfy.imageGenerator, 'comfyui'),
-        promptWriter: slot(local.promptWriter, 'local'),
-        videoGenerator: slot(comfy.videoGenerator, 'comfyui'),
-        enhancers: [slot(comfy.enhancer, 'comfyui'), slot(local.enhancer, 'local')],
-        setupChecks: [() => comfy.checkSetup()],
-      };
-    };
+    const providers = () => comfyProviders(double.url, `loom-gen-test-${db.kind}`, closers);
     const video = (id: number) => t.call<VideoView>('GET', `/api/user/video-generations/${id}`, { token: general.token });
     const create = async (prompt: string) => {
       const created = await t.call<VideoView[]>('POST', '/api/user/video-generations', { token: general.token, body: { image_id: images[0]!.id, prompt, duration: 6 } });

@@ -5,12 +5,9 @@
 // taken back its leases (the job queued again, its row as the run last wrote it), and the answer
 // never reaches the process that asked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerationProviders } from '../../../server/modules/generation/engines/generation-providers.js';
-import { createComfyProvider } from '../../../server/providers/comfyui/comfyui-provider.js';
-import { SHIPPED_WORKFLOWS } from '../../../server/providers/comfyui/comfyui-workflow.js';
-import { createLocalProvider } from '../../../server/providers/local/index.js';
 import { ComfyDouble } from '../../support/comfyui-double.js';
 import { databaseKinds } from '../helpers/databases.js';
+import { comfyProviders } from './helpers/comfy-providers.js';
 import { solidPng } from './helpers/fake-providers.js';
 import { createGenerationApp, FAST_RUNNER, until, type GenerationTestApp } from './helpers/generation-app.js';
 import { seedRequest, type SeededImage } from './helpers/seed.js';
@@ -36,26 +33,7 @@ for (const db of databaseKinds) {
     let images: SeededImage[];
     const closers: (() => void)[] = [];
 
-    const providers = (): GenerationProviders => {
-      const local = createLocalProvider({ textPauseMs: 0 });
-      const comfy = createComfyProvider({
-        baseUrl: double.url,
-        workflows: { images: SHIPPED_WORKFLOWS.images, enhance: SHIPPED_WORKFLOWS.images, video: SHIPPED_WORKFLOWS.video, videoFirstLast: SHIPPED_WORKFLOWS['video-first-last-frame'] },
-        clientId: `loom-gap-test-${db.kind}`,
-        timing: { fallbackPollMs: 20, checkEveryMs: 60_000 },
-        pollIntervalMs: 15,
-        reconnectMs: 20,
-      });
-      closers.push(() => comfy.close());
-      const slot = <T>(impl: T, provider: string) => ({ impl, provider, localPreview: provider === 'local' });
-      return {
-        analyser: slot(local.analyser, 'local'),
-        imageGenerator: slot(comfy.imageGenerator, 'comfyui'),
-        promptWriter: slot(local.promptWriter, 'local'),
-        videoGenerator: slot(comfy.videoGenerator, 'comfyui'),
-        enhancers: [slot(local.enhancer, 'local')],
-      };
-    };
+    const providers = () => comfyProviders(double.url, `loom-gap-test-${db.kind}`, closers);
     /** Prompts queued since `from` (an index into the double's requests), and how many of them rendered. */
     const count = (from: number) => {
       const queued = double.requests.slice(from).filter((r) => r.method === 'POST' && r.path === '/prompt').length;
