@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { fabricLike, photoLike } from './bench-images.js';
+import { machineLine } from './machine-line.js';
 
 import { UpscaleEngine } from '../server/upscale/engine.js';
 import {
@@ -234,9 +235,7 @@ async function main(): Promise<void> {
   const dir = await ensureModels(defaultModelsDir(), console.log);
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'loom-bench-'));
   const started = performance.now();
-  console.log(
-    `bench:upscale — ${os.cpus().length} cores, load average ${load()} (1/5/15 min)${quick ? ', --quick' : ''}, ${runs} timed run(s) per case`,
-  );
+  console.log(`bench:upscale${quick ? ' --quick' : ''}, ${runs} timed run(s) per case — ${machineLine()}`);
   console.log(
     'timing: ours = in-process jobs after one untimed warm-up; reference = process wall time minus its start-up (same binary on a 16x16 image); both include PNG decode/encode\n',
   );
