@@ -34,7 +34,10 @@ export interface EventStream<Event extends { type: string }> {
 }
 
 /** `Event` must be named (it is never by default), so every stream says which union it speaks. */
-export function openEventStream<Event extends { type: string } = never>(_request: FastifyRequest, reply: FastifyReply): EventStream<Event> {
+export function openEventStream<Event extends { type: string } = never>(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): EventStream<Event> {
   const raw = startEventStreamReply(reply);
   let closed = false;
   let resolveFinished: () => void = () => {};

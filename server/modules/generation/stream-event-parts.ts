@@ -5,7 +5,10 @@ import { z } from 'zod';
 
 /** On a progress event while a provider call waits to be tried again. */
 export const retryFields = {
-  retry_in_ms: z.number().optional().meta({ description: 'The wait before the next attempt, when one is coming.' }),
+  retry_in_ms: z
+    .number()
+    .optional()
+    .meta({ description: 'The wait before the next attempt, when one is coming.' }),
   reason: z.string().optional().meta({ description: "The provider's error kind that is being retried." }),
 };
 
@@ -16,4 +19,8 @@ export const streamErrorEvent = z.object({ type: z.literal('error'), code: z.str
 export const streamingResetEvent = z.object({ type: z.literal('streaming_reset') });
 
 /** A piece of text as it is written; `offset`: where it starts in this attempt's text. */
-export const streamingEvent = z.object({ type: z.literal('streaming'), content: z.string(), offset: z.number().int() });
+export const streamingEvent = z.object({
+  type: z.literal('streaming'),
+  content: z.string(),
+  offset: z.number().int(),
+});

@@ -11,10 +11,20 @@ const analyzeProgressEvent = z.object({
   progress: z.number().meta({ description: '0..100' }),
   message: z.string(),
   stage: z.enum(['analysed', 'image_ready']).optional(),
-  analysis: z.object({ text: z.string(), data: analysisDataSchema.nullable() }).optional().meta({ description: 'With stage analysed.' }),
+  analysis: z
+    .object({ text: z.string(), data: analysisDataSchema.nullable() })
+    .optional()
+    .meta({ description: 'With stage analysed.' }),
   image: generatedImageSchema.optional().meta({ description: 'With stage image_ready.' }),
-  request_id: z.string().optional().meta({ description: "The client's request id, on the first progress event." }),
-  id: z.number().int().optional().meta({ description: "The request's row id (ImageRequest.id), on the first progress event." }),
+  request_id: z
+    .string()
+    .optional()
+    .meta({ description: "The client's request id, on the first progress event." }),
+  id: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "The request's row id (ImageRequest.id), on the first progress event." }),
   index: z.number().int().optional().meta({ description: 'The candidate a self-hosted engine reports on.' }),
   ...retryFields,
 });

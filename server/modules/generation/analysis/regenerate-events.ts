@@ -19,8 +19,18 @@ export const regenerateImageSchema = generatedImageSchema
 export const regenerateEventSchema = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('connected'), ...ids }),
-    z.object({ type: z.literal('start'), ...ids, count: z.number().int(), image_ids: z.array(z.number().int()) }),
-    z.object({ type: z.literal('progress'), progress: z.number().meta({ description: '0..100' }), message: z.string(), ...retryFields }),
+    z.object({
+      type: z.literal('start'),
+      ...ids,
+      count: z.number().int(),
+      image_ids: z.array(z.number().int()),
+    }),
+    z.object({
+      type: z.literal('progress'),
+      progress: z.number().meta({ description: '0..100' }),
+      message: z.string(),
+      ...retryFields,
+    }),
     z.object({ type: z.literal('image_ready'), source: regenerateSource, image: generatedImageSchema }),
     z.object({
       type: z.literal('complete'),

@@ -22,7 +22,9 @@ export const videoPromptsEventSchema = z
     z.object({ type: z.literal('connected'), image_ids: z.array(imageId) }),
     z.object({
       type: z.literal('progress'),
-      image_id: imageId.optional().meta({ description: 'The image this progress is about; none for the whole call.' }),
+      image_id: imageId
+        .optional()
+        .meta({ description: 'The image this progress is about; none for the whole call.' }),
       progress: z.number().meta({ description: '0..100, over every image' }),
       message: z.string(),
       ...retryFields,
@@ -37,7 +39,11 @@ export const videoPromptsEventSchema = z
     z.object({ type: z.literal('prompt_streaming_reset'), image_id: imageId }),
     z.object({ type: z.literal('prompts'), image_id: imageId, prompts: z.array(videoPromptSchema) }),
     z.object({ type: z.literal('image_error'), image_id: imageId, code: z.string(), message: z.string() }),
-    z.object({ type: z.literal('complete'), count: z.number().int(), images: z.array(videoPromptsOutcomeSchema) }),
+    z.object({
+      type: z.literal('complete'),
+      count: z.number().int(),
+      images: z.array(videoPromptsOutcomeSchema),
+    }),
     streamErrorEvent,
   ])
   .meta({ id: 'VideoPromptsEvent', description: 'One `data:` line of the video prompt stream.' });

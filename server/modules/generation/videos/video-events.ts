@@ -15,7 +15,10 @@ export const videoEventSchema = z
       message: z
         .string()
         .optional()
-        .meta({ description: 'What a self-hosted engine says (queue position, sampler steps, frames), in the reader’s language.' }),
+        .meta({
+          description:
+            'What a self-hosted engine says (queue position, sampler steps, frames), in the reader’s language.',
+        }),
       ...retryFields,
     }),
     z.object({ type: z.literal('complete'), message: z.string() }),
