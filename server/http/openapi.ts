@@ -11,6 +11,8 @@
 // PWA's generated types (src/lib/api/openapi-types.ts, `npm run api:types`) read
 // `components['schemas']['VideoDetail']` for what its client hands back once the envelope is opened.
 // Request bodies name theirs `<id>Input` (without the answer's strictness about extra fields).
+// An event stream names its event union as its `text/event-stream` schema (one schema per stream,
+// each `data:` line holds one of its members), so the PWA's event types are generated as well.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { z } from 'zod';
 
@@ -29,7 +31,7 @@ export interface OpenApiRouteDoc {
     status?: number;
     /** The envelope's data: the document wraps it in `{ success, code, message, data }`. */
     data?: z.ZodType;
-    /** The whole body, for an answer outside the envelope. */
+    /** The whole body, for an answer outside the envelope; for an event stream, the union of its events. */
     schema?: z.ZodType;
   };
 }

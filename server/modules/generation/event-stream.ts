@@ -1,6 +1,8 @@
 // A text/event-stream reply of `data: {json}` lines, as the image service's streaming calls answer.
 // The reply is hijacked, so headers other hooks set (CORS, request id) are carried over by hand. A
 // client that goes away only stops the writing: the work behind the stream goes on and is saved.
+// A stream speaks one union of events, each a zod schema beside its route that the OpenAPI document
+// names (analyze-events.ts, video-events.ts, …): `send` takes nothing else.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { startEventStreamReply } from '../../http/event-stream-reply.js';
 
@@ -12,8 +14,8 @@ const HEARTBEAT_MS = 15_000;
  */
 export const STATE_CHECK_MS = 3_000;
 
-export interface EventStream {
-  send(event: Record<string, unknown>): void;
+export interface EventStream<Event extends { type: string }> {
+  send(event: Event): void;
   end(): void;
   /** True once the client has gone or the stream was ended. */
   readonly closed: boolean;
@@ -31,7 +33,11 @@ export interface EventStream {
   stepsDone(): Promise<void>;
 }
 
-export function openEventStream(_request: FastifyRequest, reply: FastifyReply): EventStream {
+/** `Event` must be named (it is never by default), so every stream says which union it speaks. */
+export function openEventStream<Event extends { type: string } = never>(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): EventStream<Event> {
   const raw = startEventStreamReply(reply);
   let closed = false;
   let resolveFinished: () => void = () => {};

@@ -1,28 +1,14 @@
 // POST /upscale/batch's reply, the one batch event stream of every mode (the UpscaleWork's runBatch
 // runs the items: in turn on this server, or as the team's jobs): a text/event-stream of `data: {json}` lines.
 // Every item is announced as queued, then gets progress and a result or an error (each event names
-// its index, as items may finish out of order); a final complete event ends the stream. A client
+// its index, as items may finish out of order; batch-events.ts holds their schema); a final complete event ends the stream. A client
 // that disconnects fires the signal, and what is left is cancelled.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { startEventStreamReply } from '../../http/event-stream-reply.js';
 import { abortOnDisconnect } from './client-abort.js';
 import { errorBody, toUpscaleHttpError, type ErrorContext } from './upscale-http-error.js';
 import { upscaleMessage } from './upscale-messages.js';
-
-export type BatchEvent =
-  | { type: 'queued'; index: number; filename: string; total: number }
-  | { type: 'progress'; index: number; fraction: number }
-  | {
-      type: 'result';
-      index: number;
-      url: string;
-      filename: string;
-      width: number;
-      height: number;
-      message: string;
-    }
-  | { type: 'error'; index: number; status: number; code: string; message: string }
-  | { type: 'complete'; total: number; succeeded: number; failed: number; message: string };
+import type { BatchEvent } from './batch-events.js';
 
 const HEARTBEAT_MS = 15_000;
 

@@ -8,6 +8,7 @@ import type { SignedLinks } from '../../storage/signed-links.js';
 import { discardRestOfBody } from '../../http/multipart-form.js';
 import type { UploadHold } from '../../http/upload-budget.js';
 import { streamBatchEvents } from './batch-event-stream.js';
+import { batchEventSchema } from './batch-events.js';
 import { abortOnDisconnect } from './client-abort.js';
 import { modelViewSchema } from './model-catalogue.js';
 import { resultContentType } from './result-store.js';
@@ -172,21 +173,37 @@ export function registerUpscaleRoutes(app: FastifyInstance, o: UpscaleRouteOptio
     },
   );
 
-  app.post('/upscale/batch', async (request, reply) => {
-    const hold = await admitUpload(request, o.maxBatchFiles);
-    try {
-      const { files, params } = await readRequest(request, o.maxBatchFiles, hold);
-      // Checked again after the upload, before the stream starts, while a real status can still be sent.
-      await o.work.assertCapacity();
-      const userId = currentUser(request).id;
-      await streamBatchEvents(request, reply, { files, ctx, linkBase: o.linkBase(request) }, (events) =>
-        o.work.runBatch({ userId, files, params, ctx, events, onItemDone: (bytes) => hold.release(bytes) }),
-      );
-    } finally {
-      hold.close();
-      discardRestOfBody(request);
-    }
-  });
+  app.post(
+    '/upscale/batch',
+    {
+      config: {
+        openapi: {
+          summary: 'Upscale several images (multipart), answered as an event stream',
+          tags: ['upscale'],
+          response: {
+            description: 'One UpscaleBatchEvent per `data:` line; complete ends it',
+            contentType: 'text/event-stream',
+            schema: batchEventSchema,
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const hold = await admitUpload(request, o.maxBatchFiles);
+      try {
+        const { files, params } = await readRequest(request, o.maxBatchFiles, hold);
+        // Checked again after the upload, before the stream starts, while a real status can still be sent.
+        await o.work.assertCapacity();
+        const userId = currentUser(request).id;
+        await streamBatchEvents(request, reply, { files, ctx, linkBase: o.linkBase(request) }, (events) =>
+          o.work.runBatch({ userId, files, params, ctx, events, onItemDone: (bytes) => hold.release(bytes) }),
+        );
+      } finally {
+        hold.close();
+        discardRestOfBody(request);
+      }
+    },
+  );
 
   app.get<{
     Params: { id: string; filename: string };

@@ -25,7 +25,8 @@ import { enhancerFor, workshopModelSchema, workshopModels } from './workshop-mod
 import { createWorkshopRepository, type WorkshopRepository } from './workshop-repository.js';
 import { WORKSHOP_STATUSES } from './workshop-table.js';
 import { createWorkshopViews, workshopItemPageSchema, workshopItemSchema } from './workshop-views.js';
-import { streamWorkshopItem, WORKSHOP_EVENTS_DOC } from './workshop-stream.js';
+import { streamWorkshopItem } from './workshop-stream.js';
+import { workshopStreamEventSchema, type WorkshopStreamEvent } from './workshop-stream-events.js';
 
 const listQuery = z.object({
   cursor: idField().optional(),
@@ -169,14 +170,18 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
         openapi: {
           summary: 'One workshop item followed to its end, its text as it is written (event stream; replays the item on connect)',
           tags: ['workshop'],
-          response: { description: WORKSHOP_EVENTS_DOC, contentType: 'text/event-stream' },
+          response: {
+            description: 'One WorkshopStreamEvent per `data:` line; complete or error ends it',
+            contentType: 'text/event-stream',
+            schema: workshopStreamEventSchema,
+          },
         },
       },
     },
     async (request, reply) => {
       // Refused as the other calls are (404 for another person's item) before the stream opens.
       const row = await one(request);
-      await streamWorkshopItem(ctx, repo, views, row.id, openEventStream(request, reply), locale(request));
+      await streamWorkshopItem(ctx, repo, views, row.id, openEventStream<WorkshopStreamEvent>(request, reply), locale(request));
     },
   );
 

@@ -11,16 +11,14 @@ import { workshopTopic, type WorkshopEvent } from './workshop-job.js';
 import type { WorkshopRepository } from './workshop-repository.js';
 import type { WorkshopItemRow } from './workshop-table.js';
 import type { createWorkshopViews } from './workshop-views.js';
-
-export const WORKSHOP_EVENTS_DOC =
-  'data: {"type":"progress","status","message","retry_in_ms"?} | {"type":"streaming","content","offset"} | {"type":"streaming_reset"} | {"type":"complete","data"} | {"type":"error","code","message","data"}';
+import type { WorkshopStreamEvent } from './workshop-stream-events.js';
 
 export async function streamWorkshopItem(
   ctx: GenerationContext,
   repo: WorkshopRepository,
   views: ReturnType<typeof createWorkshopViews>,
   id: number,
-  stream: EventStream,
+  stream: EventStream<WorkshopStreamEvent>,
   locale: Locale,
 ): Promise<void> {
   const say = (key: MessageKey) => message(key, locale);
@@ -36,9 +34,9 @@ export async function streamWorkshopItem(
     ended = true;
     const [view] = await views.items([row], locale);
     if (row.status === 'completed') {
-      stream.send({ type: 'complete', data: view });
+      stream.send({ type: 'complete', data: view! });
     } else {
-      stream.send({ type: 'error', code: view!.error?.code ?? 'internal', message: view!.error?.message ?? say('workshop_failed'), data: view });
+      stream.send({ type: 'error', code: view!.error?.code ?? 'internal', message: view!.error?.message ?? say('workshop_failed'), data: view! });
     }
     stream.end();
   };

@@ -1079,13 +1079,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description data: {"type":"video","video"} (a snapshot, and again when one ends) | {"type":"progress","id","status","progress","message"?} | {"type":"complete"} */
+                /** @description One VideoEvent per `data:` line: a video (a snapshot, and again when one ends), its progress; complete ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": unknown;
+                        "text/event-stream": components["schemas"]["VideoEvent"];
                     };
                 };
             };
@@ -1424,6 +1424,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upscale several images (multipart), answered as an event stream */
         post: {
             parameters: {
                 query?: never;
@@ -1433,12 +1434,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The call answers */
+                /** @description One UpscaleBatchEvent per `data:` line; complete ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/event-stream": components["schemas"]["UpscaleBatchEvent"];
+                    };
                 };
             };
         };
@@ -1613,13 +1616,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description data: {"type":"progress","progress","message"} | {"type":"streaming","content","offset"} | {"type":"streaming_reset"} | {"type":"complete","data"} (data.candidates: made, refused, message) | {"type":"error","message","code"} */
+                /** @description One AnalyzeEvent per `data:` line; complete (data.candidates: made, refused, message) or error ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": unknown;
+                        "text/event-stream": components["schemas"]["AnalyzeEvent"];
                     };
                 };
             };
@@ -1696,13 +1699,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description data: {"type":"connected"} | {"type":"start"} | {"type":"progress","progress","message"} | {"type":"image_ready","source":"original"|"gemini","image"} | {"type":"complete","images","count","gemini_count","original_generation_id","new_gemini_generation_id"} | {"type":"error","message","code"} */
+                /** @description One RegenerateEvent per `data:` line; complete or error ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": unknown;
+                        "text/event-stream": components["schemas"]["RegenerateEvent"];
                     };
                 };
             };
@@ -1777,13 +1780,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description data: {"type":"connected","image_ids"} | {"type":"progress","image_id","progress","message"} | {"type":"prompt_streaming","image_id","index","content","offset"} | {"type":"prompt_streaming_reset","image_id"} | {"type":"prompts","image_id","prompts"} | {"type":"image_error","image_id","code","message"} | {"type":"complete","images","count"} | {"type":"error","message","code"} */
+                /** @description One VideoPromptsEvent per `data:` line; complete or error ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": unknown;
+                        "text/event-stream": components["schemas"]["VideoPromptsEvent"];
                     };
                 };
             };
@@ -1988,13 +1991,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description data: {"type":"progress","status","message","retry_in_ms"?} | {"type":"streaming","content","offset"} | {"type":"streaming_reset"} | {"type":"complete","data"} | {"type":"error","code","message","data"} */
+                /** @description One WorkshopStreamEvent per `data:` line; complete or error ends it */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": unknown;
+                        "text/event-stream": components["schemas"]["WorkshopStreamEvent"];
                     };
                 };
             };
@@ -2117,6 +2120,50 @@ export interface components {
             /** @description Marketing copy for social posts ("moments text"). */
             moments_text: string;
             style: string;
+        };
+        /** @description One `data:` line of the analyse stream. */
+        AnalyzeEvent: {
+            /** @constant */
+            type: "progress";
+            /** @description 0..100 */
+            progress: number;
+            message: string;
+            /** @enum {string} */
+            stage?: "analysed" | "image_ready";
+            /** @description With stage analysed. */
+            analysis?: {
+                text: string;
+                data: components["schemas"]["AnalysisData"] | null;
+            };
+            /** @description With stage image_ready. */
+            image?: components["schemas"]["GeneratedImage"];
+            /** @description The client's request id, on the first progress event. */
+            request_id?: string;
+            /** @description The request's row id (ImageRequest.id), on the first progress event. */
+            id?: number;
+            /** @description The candidate a self-hosted engine reports on. */
+            index?: number;
+            /** @description The wait before the next attempt, when one is coming. */
+            retry_in_ms?: number;
+            /** @description The provider's error kind that is being retried. */
+            reason?: string;
+        } | {
+            /** @constant */
+            type: "streaming";
+            content: string;
+            offset: number;
+        } | {
+            /** @constant */
+            type: "streaming_reset";
+        } | {
+            /** @constant */
+            type: "complete";
+            data: components["schemas"]["ImageRequest"];
+        } | {
+            /** @constant */
+            type: "error";
+            code: string;
+            message: string;
         };
         CandidateSummary: {
             made: number;
@@ -2324,6 +2371,82 @@ export interface components {
             created_by: string;
             updated_by: string;
         };
+        /** @description One `data:` line of the regenerate stream. */
+        RegenerateEvent: {
+            /** @constant */
+            type: "connected";
+            /** @description The generation the source image belongs to. */
+            original_generation_id: string;
+            /** @description The generation this call makes. */
+            new_gemini_generation_id: string;
+        } | {
+            /** @constant */
+            type: "start";
+            /** @description The generation the source image belongs to. */
+            original_generation_id: string;
+            /** @description The generation this call makes. */
+            new_gemini_generation_id: string;
+            count: number;
+            image_ids: number[];
+        } | {
+            /** @constant */
+            type: "progress";
+            /** @description 0..100 */
+            progress: number;
+            message: string;
+            /** @description The wait before the next attempt, when one is coming. */
+            retry_in_ms?: number;
+            /** @description The provider's error kind that is being retried. */
+            reason?: string;
+        } | {
+            /** @constant */
+            type: "image_ready";
+            /** @enum {string} */
+            source: "original" | "gemini";
+            image: components["schemas"]["GeneratedImage"];
+        } | {
+            /** @constant */
+            type: "complete";
+            images: components["schemas"]["RegenerateImage"][];
+            count: number;
+            gemini_count: number;
+            /** @description The generation the source image belongs to. */
+            original_generation_id: string;
+            /** @description The generation this call makes. */
+            new_gemini_generation_id: string;
+        } | {
+            /** @constant */
+            type: "error";
+            code: string;
+            message: string;
+        };
+        RegenerateImage: {
+            id: number;
+            /** @description The row id of the image request this image came from (ImageRequest.id), not the client's request_id; null for none. */
+            request_id: number | null;
+            generation_id: string;
+            parent_image_id: number | null;
+            /** @enum {string} */
+            source: "original" | "gemini";
+            position: number;
+            /** @enum {string} */
+            status: "pending" | "generating" | "failed" | "completed";
+            prompt: string;
+            label: string | null;
+            aspect: string;
+            style: string | null;
+            model: string | null;
+            provider: string | null;
+            moments_text: string | null;
+            width: number | null;
+            height: number | null;
+            url: string | null;
+            thumbnail_url: string | null;
+            error: components["schemas"]["ItemError"] | null;
+            created_at: string;
+            updated_at: string;
+            completed_at: string | null;
+        };
         SessionGrant: {
             token: string;
             refresh_token: string;
@@ -2363,6 +2486,48 @@ export interface components {
         UploadedImages: {
             model: components["schemas"]["UploadedImage"][];
             pattern: components["schemas"]["UploadedImage"][];
+        };
+        /** @description One `data:` line of the batch stream. */
+        UpscaleBatchEvent: {
+            /** @constant */
+            type: "queued";
+            /** @description The item’s place in the form’s files. */
+            index: number;
+            filename: string;
+            total: number;
+        } | {
+            /** @constant */
+            type: "progress";
+            /** @description The item’s place in the form’s files. */
+            index: number;
+            /** @description 0..1 */
+            fraction: number;
+        } | {
+            /** @constant */
+            type: "result";
+            /** @description The item’s place in the form’s files. */
+            index: number;
+            /** @description The signed link of the result image. */
+            url: string;
+            filename: string;
+            width: number;
+            height: number;
+            message: string;
+        } | {
+            /** @constant */
+            type: "error";
+            /** @description The item’s place in the form’s files. */
+            index: number;
+            status: number;
+            code: string;
+            message: string;
+        } | {
+            /** @constant */
+            type: "complete";
+            total: number;
+            succeeded: number;
+            failed: number;
+            message: string;
         };
         UpscaleDone: {
             /** @constant */
@@ -2459,6 +2624,30 @@ export interface components {
             video_prompt_id: number | null;
             last_image_id: number | null;
         };
+        /** @description One `data:` line of the video progress stream. */
+        VideoEvent: {
+            /** @constant */
+            type: "video";
+            video: components["schemas"]["VideoGeneration"];
+        } | {
+            /** @constant */
+            type: "progress";
+            id: number;
+            /** @enum {string} */
+            status: "pending" | "generating" | "failed" | "completed";
+            /** @description 0..100 */
+            progress?: number;
+            /** @description What a self-hosted engine says (queue position, sampler steps, frames), in the reader’s language. */
+            message?: string;
+            /** @description The wait before the next attempt, when one is coming. */
+            retry_in_ms?: number;
+            /** @description The provider's error kind that is being retried. */
+            reason?: string;
+        } | {
+            /** @constant */
+            type: "complete";
+            message: string;
+        };
         VideoGeneration: {
             id: number;
             /** @enum {string} */
@@ -2505,6 +2694,64 @@ export interface components {
             model: string | null;
             edited: boolean;
             updated_at: string;
+        };
+        /** @description One `data:` line of the video prompt stream. */
+        VideoPromptsEvent: {
+            /** @constant */
+            type: "connected";
+            image_ids: number[];
+        } | {
+            /** @constant */
+            type: "progress";
+            /** @description The image this progress is about; none for the whole call. */
+            image_id?: number;
+            /** @description 0..100, over every image */
+            progress: number;
+            message: string;
+            /** @description The wait before the next attempt, when one is coming. */
+            retry_in_ms?: number;
+            /** @description The provider's error kind that is being retried. */
+            reason?: string;
+        } | {
+            /** @constant */
+            type: "prompt_streaming";
+            image_id: number;
+            /** @description Which of the image’s options the piece belongs to. */
+            index: number;
+            content: string;
+            /** @description Where the piece starts in that option’s prompt. */
+            offset: number;
+        } | {
+            /** @constant */
+            type: "prompt_streaming_reset";
+            image_id: number;
+        } | {
+            /** @constant */
+            type: "prompts";
+            image_id: number;
+            prompts: components["schemas"]["VideoPrompt"][];
+        } | {
+            /** @constant */
+            type: "image_error";
+            image_id: number;
+            code: string;
+            message: string;
+        } | {
+            /** @constant */
+            type: "complete";
+            count: number;
+            images: {
+                image_id: number;
+                /** @enum {string} */
+                status: "completed" | "failed";
+                prompts: components["schemas"]["VideoPrompt"][];
+                error?: components["schemas"]["ItemError"];
+            }[];
+        } | {
+            /** @constant */
+            type: "error";
+            code: string;
+            message: string;
         };
         VideoSpecInput: {
             image_id: number;
@@ -2591,6 +2838,37 @@ export interface components {
             /** @description What the built-in text polish changed (spelling, capitals, spacing, punctuation), or null. */
             text_changes: components["schemas"]["TextChangeReport"] | null;
             processing_ms: number | null;
+        };
+        /** @description One `data:` line of a workshop item’s stream. */
+        WorkshopStreamEvent: {
+            /** @constant */
+            type: "progress";
+            /** @enum {string} */
+            status: "pending" | "processing" | "completed" | "error";
+            message: string;
+            /** @description The wait before the next attempt, when one is coming. */
+            retry_in_ms?: number;
+            /** @description The provider's error kind that is being retried. */
+            reason?: string;
+        } | {
+            /** @constant */
+            type: "streaming";
+            content: string;
+            offset: number;
+        } | {
+            /** @constant */
+            type: "streaming_reset";
+        } | {
+            /** @constant */
+            type: "complete";
+            data: components["schemas"]["WorkshopItem"];
+        } | {
+            /** @constant */
+            type: "error";
+            code: string;
+            message: string;
+            /** @description The item, when it ended failed. */
+            data?: components["schemas"]["WorkshopItem"];
         };
     };
     responses: never;

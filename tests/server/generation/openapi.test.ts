@@ -61,4 +61,28 @@ describe('GET /openapi.json', () => {
     // A request body's named schema is its own, apart from any answer's.
     expect(doc.components.schemas.VideoSpecInput).toBeDefined();
   });
+
+  it('names each event stream\'s events: one schema per stream, a union of its events', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      components: { schemas: Record<string, { oneOf?: { properties?: { type?: { const?: string } } }[] }> };
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+    }>();
+    const streams = {
+      AnalyzeEvent: ['/image-api/analyze-images-json-stream', 'post'],
+      RegenerateEvent: ['/image-api/regenerate-stream', 'post'],
+      VideoPromptsEvent: ['/image-api/video-prompts-stream', 'post'],
+      VideoEvent: ['/api/user/video-generations/events', 'get'],
+      WorkshopStreamEvent: ['/third-api/workshop/items/{id}/events', 'get'],
+      UpscaleBatchEvent: ['/upscale-api/upscale/batch', 'post'],
+    } as const;
+    for (const [name, [path, method]] of Object.entries(streams)) {
+      expect(doc.paths[path]?.[method]?.responses['200']?.content?.['text/event-stream']?.schema, path).toEqual({
+        $ref: `#/components/schemas/${name}`,
+      });
+    }
+    const types = (name: string) => doc.components.schemas[name]!.oneOf!.map((member) => member.properties?.type?.const);
+    // Spec §4's regenerate and analyse events, by name.
+    expect(types('RegenerateEvent')).toEqual(['connected', 'start', 'progress', 'image_ready', 'complete', 'error']);
+    expect(types('AnalyzeEvent')).toEqual(expect.arrayContaining(['progress', 'streaming', 'complete', 'error']));
+  });
 });

@@ -4,6 +4,7 @@ import { generationDb } from '../../../server/modules/generation/store/generatio
 import { createFakeProvider, type FakeProvider } from './helpers/fake-providers.js';
 import { createGenerationApp, sseEvents, until, type GenerationTestApp } from './helpers/generation-app.js';
 import { seedRequest, type SeededImage } from './helpers/seed.js';
+import { expectOnContract } from '../helpers/stream-contract.js';
 
 interface Page<T> {
   items: T[];
@@ -94,6 +95,7 @@ for (const db of databaseKinds) {
         headers: { authorization: `Bearer ${general.token}` },
       });
       const stream = sseEvents(events.body);
+      expectOnContract('/api/user/video-generations/events', stream);
       expect(stream.at(-1)!.type).toBe('complete');
       const ends = stream.filter((e) => e.type === 'video').map((e) => e.video as VideoView).filter((v) => v.status === 'completed');
       expect(ends.map((v) => v.id).sort()).toEqual([...ids].sort());

@@ -2,6 +2,7 @@
 // event-stream parsing and raw HTTP calls (a real socket, so a test can hang up mid-request).
 import http from 'node:http';
 import sharp from 'sharp';
+import { expectOnContract } from '../helpers/stream-contract.js';
 
 export interface FilePart {
   field?: string;
@@ -69,8 +70,9 @@ export interface SseEvent {
   [key: string]: unknown;
 }
 
+/** The batch stream's events, each held to its schema (expectOnContract). */
 export function parseEventStream(text: string): SseEvent[] {
-  return text
+  const events = text
     .split('\n\n')
     .map((block) =>
       block
@@ -81,6 +83,8 @@ export function parseEventStream(text: string): SseEvent[] {
     )
     .filter(Boolean)
     .map((json) => JSON.parse(json) as SseEvent);
+  expectOnContract('/upscale/batch', events);
+  return events;
 }
 
 export interface RawResponse {

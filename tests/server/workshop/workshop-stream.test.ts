@@ -12,6 +12,7 @@ import { StreamedJsonField } from '../../../server/providers/shared/streamed-jso
 import { createGenerationApp, type GenerationTestApp } from '../generation/helpers/generation-app.js';
 import { geminiChunk } from '../providers/gemini/gemini-fixtures.js';
 import { openSse, pieces, sseAnswer, useProviderTestServer, writeSse } from '../providers/provider-test-server.js';
+import { expectOnContract } from '../helpers/stream-contract.js';
 
 const STREAM_PATH = '/v1beta/models/gemini-text-test:streamGenerateContent';
 const ANSWER = { text: 'Rose voile: a featherlight cotton with a crimson floral. Cool on hot days, it drapes softly and keeps its colour wash after wash.', confidence: 0.82 };
@@ -100,7 +101,9 @@ function openEvents(id: number, token = admin): Reader {
           buffer = buffer.slice(cut + 2);
           const data = block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
           if (!data) continue;
-          events.push(JSON.parse(data) as Event);
+          const event = JSON.parse(data) as Event;
+          expectOnContract('/third-api/workshop/items/1/events', [event]);
+          events.push(event);
           for (const w of [...waiters]) {
             if (!w.done(events)) continue;
             waiters.delete(w);

@@ -59,7 +59,7 @@ describe('the text of a running item, from its stream', () => {
     const held = heldAfterEach([
       { type: 'streaming', content: TEXT.slice(0, 25), offset: 0 },
       // The stream was opened again: the server replays the text so far from the item's row.
-      { type: 'progress', status: 'processing' },
+      { type: 'progress', status: 'processing', message: 'Generating' },
       { type: 'streaming', content: TEXT.slice(0, 33), offset: 0 },
       { type: 'streaming', content: TEXT.slice(33), offset: 33 },
     ]);
@@ -68,7 +68,7 @@ describe('the text of a running item, from its stream', () => {
   });
 
   it('says when a retry is due, until text comes again', () => {
-    let live = applyWorkshopEvent(NO_LIVE_TEXT, { type: 'progress', status: 'processing', retry_in_ms: 20_000, reason: 'rate_limited' }, 1_000);
+    let live = applyWorkshopEvent(NO_LIVE_TEXT, { type: 'progress', status: 'processing', message: 'Generating', retry_in_ms: 20_000, reason: 'rate_limited' }, 1_000);
     expect(live.retryAt).toBe(21_000);
     live = applyWorkshopEvent(live, { type: 'streaming', content: 'Rose', offset: 0 }, 2_000);
     expect(live).toEqual({ text: 'Rose', retryAt: null });

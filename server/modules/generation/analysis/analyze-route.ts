@@ -17,6 +17,7 @@ import { checkUploadedImage } from '../../../storage/upload-check.js';
 import { analyzeFormBytes, readAnalyzeForm, type AnalyzeForm } from './analyze-form.js';
 import { ASPECTS, FABRIC_FIELD_LIMITS, MAX_PROMPT_LENGTH } from '../form-fields.js';
 import { openEventStream, STATE_CHECK_MS, type EventStream } from '../event-stream.js';
+import { analyzeEventSchema, type AnalyzeEvent, type AnalyzeProgressEvent } from './analyze-events.js';
 import { failureMessage } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';
 import { requireSlot } from '../engines/generation-providers.js';
@@ -53,9 +54,9 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
           body: formDoc,
           bodyContentType: 'multipart/form-data',
           response: {
-            description:
-              'data: {"type":"progress","progress","message"} | {"type":"streaming","content","offset"} | {"type":"streaming_reset"} | {"type":"complete","data"} (data.candidates: made, refused, message) | {"type":"error","message","code"}',
+            description: 'One AnalyzeEvent per `data:` line; complete (data.candidates: made, refused, message) or error ends it',
             contentType: 'text/event-stream',
+            schema: analyzeEventSchema,
           },
         },
       },
@@ -113,7 +114,7 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
       } finally {
         hold.close();
       }
-      await streamRequest(ctx, row, openEventStream(request, reply), form.language);
+      await streamRequest(ctx, row, openEventStream<AnalyzeEvent>(request, reply), form.language);
     },
   );
 
@@ -135,18 +136,20 @@ export function registerAnalyzeRoute(app: FastifyInstance, ctx: GenerationContex
 }
 
 /** Follows one analyse request to its end, starting (or restarting) its job when none runs. */
-async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, stream: EventStream, language: Locale) {
+async function streamRequest(ctx: GenerationContext, row: GenerationRequestRow, stream: EventStream<AnalyzeEvent>, language: Locale) {
   const say = (key: Parameters<typeof message>[0], vars?: Record<string, string | number>) => message(key, language, vars);
   let progress = 2;
   let streaming = false;
-  const sendProgress = (value: number, key: Parameters<typeof message>[0], extra: Record<string, unknown> = {}, vars?: Record<string, string | number>) => {
+  /** What a progress event may carry beside its bar and words. */
+  type ProgressExtra = Omit<AnalyzeProgressEvent, 'type' | 'progress' | 'message'>;
+  const sendProgress = (value: number, key: Parameters<typeof message>[0], extra: ProgressExtra = {}, vars?: Record<string, string | number>) => {
     progress = Math.max(progress, value);
     stream.send({ type: 'progress', progress, message: say(key, vars), ...extra });
   };
   const finish = async () => {
     const [view] = await ctx.views.requests([(await ctx.repo.request(row.id))!], language);
     sendProgress(100, 'progress_completed');
-    stream.send({ type: 'complete', data: view });
+    stream.send({ type: 'complete', data: view! });
     stream.end();
   };
   const fail = (event: { error_code: string | null; error_key: string | null }) => {

@@ -14,6 +14,7 @@ import { idField, integerField } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
 import { ASPECTS, languageOf, MAX_PROMPT_LENGTH } from '../form-fields.js';
 import { openEventStream } from '../event-stream.js';
+import { regenerateEventSchema, type RegenerateEvent } from './regenerate-events.js';
 import { failureMessage, NO_FAILURE } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';
 import { requireSlot } from '../engines/generation-providers.js';
@@ -45,9 +46,9 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
           tags: ['image'],
           body,
           response: {
-            description:
-              'data: {"type":"connected"} | {"type":"start"} | {"type":"progress","progress","message"} | {"type":"image_ready","source":"original"|"gemini","image"} | {"type":"complete","images","count","gemini_count","original_generation_id","new_gemini_generation_id"} | {"type":"error","message","code"}',
+            description: 'One RegenerateEvent per `data:` line; complete or error ends it',
             contentType: 'text/event-stream',
+            schema: regenerateEventSchema,
           },
         },
       },
@@ -93,13 +94,13 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
         })),
       );
 
-      const stream = openEventStream(request, reply);
+      const stream = openEventStream<RegenerateEvent>(request, reply);
       const say = (key: Parameters<typeof message>[0], vars?: Record<string, string | number>) => message(key, language, vars);
       const ids = {
         original_generation_id: source.generation_id,
         new_gemini_generation_id: generationId,
       };
-      const [sourceView] = await ctx.views.images([source], language);
+      const sourceView = (await ctx.views.images([source], language))[0]!;
       const unsubscribe = ctx.jobs.onProgress(topics.regenerate(generationId), (raw) => {
         const event = raw as GenerationEvent;
         stream.inTurn(
@@ -114,7 +115,8 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
                 progress: 10 + Math.round((85 * event.index) / event.total),
                 message: say('progress_image_ready', { index: event.index, total: event.total }),
               });
-              stream.send({ type: 'image_ready', source: 'gemini', image: view });
+              // An image gone before it was read (deleted meanwhile) is only counted.
+              if (view) stream.send({ type: 'image_ready', source: 'gemini', image: view });
             } else if (event.type === 'progress') {
               const told = engineProgressMessage(event.detail, language);
               if (told) stream.send({ type: 'progress', progress: 10, message: told });
@@ -126,7 +128,7 @@ export function registerRegenerateRoutes(app: FastifyInstance, ctx: GenerationCo
               stream.send({ type: 'progress', progress: 100, message: say('progress_completed') });
               stream.send({
                 type: 'complete',
-                images: [{ ...sourceView, source: 'original' }, ...views.map((v) => ({ ...v, source: 'gemini' }))],
+                images: [{ ...sourceView, source: 'original' }, ...views.map((v) => ({ ...v, source: 'gemini' as const }))],
                 count: views.length + 1,
                 gemini_count: views.length,
                 ...ids,

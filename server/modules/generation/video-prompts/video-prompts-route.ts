@@ -11,6 +11,7 @@ import { idListField } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
 import { fabricFrom, languageOf, MAX_PROMPT_LENGTH, refuse } from '../form-fields.js';
 import { openEventStream } from '../event-stream.js';
+import { videoPromptsEventSchema, type VideoPromptsEvent, type VideoPromptsOutcome } from './video-prompts-events.js';
 import { failureMessage } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';
 import { requireSlot } from '../engines/generation-providers.js';
@@ -36,9 +37,9 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
           tags: ['image'],
           body,
           response: {
-            description:
-              'data: {"type":"connected","image_ids"} | {"type":"progress","image_id","progress","message"} | {"type":"prompt_streaming","image_id","index","content","offset"} | {"type":"prompt_streaming_reset","image_id"} | {"type":"prompts","image_id","prompts"} | {"type":"image_error","image_id","code","message"} | {"type":"complete","images","count"} | {"type":"error","message","code"}',
+            description: 'One VideoPromptsEvent per `data:` line; complete or error ends it',
             contentType: 'text/event-stream',
+            schema: videoPromptsEventSchema,
           },
         },
       },
@@ -66,9 +67,9 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
       if (notReady) throw new AppError(409, 'image_not_ready', { vars: { id: notReady.id } });
       await ctx.jobs.admit(user.id, JOB_KINDS.videoPrompts, ids.length);
 
-      const stream = openEventStream(request, reply);
+      const stream = openEventStream<VideoPromptsEvent>(request, reply);
       const say = (key: Parameters<typeof message>[0], vars?: Record<string, string | number>) => message(key, language, vars);
-      const outcome = new Map<number, { status: 'completed' | 'failed'; prompts: unknown[]; error?: unknown }>();
+      const outcome = new Map<number, Omit<VideoPromptsOutcome, 'image_id'>>();
       const overall = () => Math.round((100 * outcome.size) / ids.length);
       /** Images whose prompt text this stream has shown. */
       const streamedText = new Set<number>();
@@ -78,7 +79,7 @@ export function registerVideoPromptsRoute(app: FastifyInstance, ctx: GenerationC
         stream.send({
           type: 'complete',
           count: ids.length,
-          images: ids.map((id) => ({ image_id: id, ...outcome.get(id) })),
+          images: ids.map((id) => ({ image_id: id, ...outcome.get(id)! })),
         });
         stream.end();
       };

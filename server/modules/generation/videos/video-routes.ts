@@ -11,6 +11,7 @@ import { localeFrom, message } from '../../../http/messages.js';
 import { idListField, idParams } from '../../../http/strict-numbers.js';
 import { validate } from '../../../http/validate.js';
 import { openEventStream, STATE_CHECK_MS } from '../event-stream.js';
+import { videoEventSchema, type VideoEvent } from './video-events.js';
 import type { GenerationContext } from '../generation-context.js';
 import { videoDetailSchema, videoGenerationPageSchema, videoGenerationSchema } from '../generation-views.js';
 import type { VideoGenerationRow } from '../store/generation-tables.js';
@@ -86,9 +87,9 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
           tags: ['video'],
           query: eventsQuery,
           response: {
-            description:
-              'data: {"type":"video","video"} (a snapshot, and again when one ends) | {"type":"progress","id","status","progress","message"?} | {"type":"complete"}',
+            description: 'One VideoEvent per `data:` line: a video (a snapshot, and again when one ends), its progress; complete ends it',
             contentType: 'text/event-stream',
+            schema: videoEventSchema,
           },
         },
       },
@@ -103,7 +104,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
       // Every video of the call, until its final view (completed or failed) is sent on this stream;
       // `complete` waits for all of them, those already ended when the stream opened as well.
       const unsent = new Set(rows.map((r) => r.id));
-      const stream = openEventStream(request, reply);
+      const stream = openEventStream<VideoEvent>(request, reply);
       // Everything this stream sends goes through its queue (stream.inTurn): the snapshot, each job
       // event, each state check, so `complete` never passes a final view still being read.
       const inTurn = (step: () => Promise<void>, failure: string) =>
@@ -114,7 +115,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
         const row = await ctx.repo.video(id);
         if (!row) return;
         const [view] = await ctx.views.videos([row], lang);
-        stream.send({ type: 'video', video: view });
+        stream.send({ type: 'video', video: view! });
         if (finished(row)) unsent.delete(id);
       };
       const endIfDone = () => {

@@ -7,12 +7,10 @@ import { loadRuntimeConfig } from '../../../lib/api';
 import { readEventStream, type StreamOutcome } from '../../../lib/api/event-stream';
 import type { Translate } from '../../../lib/api/translate';
 import { getSession } from '../../../lib/session/session-store';
-import type { HistoryStatus, VideoGeneration } from '../model/history-types';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export type VideoEvent =
-  | { type: 'video'; video: VideoGeneration }
-  | { type: 'progress'; id: number; status: HistoryStatus; progress?: number }
-  | { type: 'complete' };
+/** The stream's events as the server's schema says (generated API types). */
+export type VideoEvent = ApiSchema<'VideoEvent'>;
 
 const t: Translate = (key, options) => i18n.t(key, options);
 

@@ -2,16 +2,11 @@
 // by the page and kept in the draft, so sending again joins the same work instead of starting over.
 import { http, type StreamOutcome } from '../../../lib/api';
 import { postEventStream } from '../../../lib/api/post-event-stream';
-import type { GeneratedImage, ImageRequestView } from '../model/generation-types';
+import type { ApiSchema } from '../../../lib/api/api-types';
+import type { ImageRequestView } from '../model/generation-types';
 
-export type AnalyzeEvent =
-  | { type: 'progress'; progress?: number; message?: string; stage?: string; image?: GeneratedImage; retry_in_ms?: number }
-  /** `offset`: where the piece starts in this attempt's text. */
-  | { type: 'streaming'; content: string; offset?: number }
-  /** A new attempt after a cut stream: the text shown so far is dropped. */
-  | { type: 'streaming_reset' }
-  | { type: 'complete'; data: ImageRequestView }
-  | { type: 'error'; code?: string; message?: string };
+/** The stream's events as the server's schema says (generated API types); streaming_reset: a new attempt drops the text shown. */
+export type AnalyzeEvent = ApiSchema<'AnalyzeEvent'>;
 
 export interface AnalyzeInput {
   requestId: string;

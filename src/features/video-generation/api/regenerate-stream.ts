@@ -1,14 +1,10 @@
 // POST /regenerate-stream (image group, JSON) and its cancel: new images from one candidate and a prompt.
 import { http, type StreamOutcome } from '../../../lib/api';
 import { postEventStream } from '../../../lib/api/post-event-stream';
-import type { GeneratedImage } from '../model/generation-types';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export type RegenerateEvent =
-  | { type: 'connected' | 'start'; new_gemini_generation_id?: number; original_generation_id?: number }
-  | { type: 'progress'; progress?: number; message?: string }
-  | { type: 'image_ready'; source: 'original' | 'gemini'; image: GeneratedImage }
-  | { type: 'complete'; images: GeneratedImage[]; count: number; new_gemini_generation_id?: number }
-  | { type: 'error'; code?: string; message?: string };
+/** The stream's events as the server's schema says (generated API types). */
+export type RegenerateEvent = ApiSchema<'RegenerateEvent'>;
 
 export function streamRegeneration(
   input: { imageId: number; prompt: string; language: string },
@@ -24,6 +20,6 @@ export function streamRegeneration(
   });
 }
 
-export function cancelRegeneration(generationId: number): Promise<unknown> {
+export function cancelRegeneration(generationId: string): Promise<unknown> {
   return http.post('image', `/regenerations/${generationId}/cancel`, {});
 }

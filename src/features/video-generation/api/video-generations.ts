@@ -3,6 +3,7 @@
 import { http } from '../../../lib/api';
 import { getEventStream } from '../../../lib/api/get-event-stream';
 import type { StreamOutcome } from '../../../lib/api';
+import type { ApiSchema } from '../../../lib/api/api-types';
 import type { VideoSpecBody, VideoView } from '../model/generation-types';
 
 export function createVideos(items: VideoSpecBody[], signal?: AbortSignal): Promise<VideoView[]> {
@@ -21,11 +22,8 @@ export function cancelVideo(id: number): Promise<VideoView> {
   return http.post<VideoView>('main', `/user/video-generations/${id}/cancel`, {});
 }
 
-export type VideoEvent =
-  | { type: 'video'; video: VideoView }
-  /** message: what a self-hosted engine says (queue position, sampler steps, frames), in the user's language. */
-  | { type: 'progress'; id: number; status: string; progress?: number; message?: string; retry_in_ms?: number }
-  | { type: 'complete' };
+/** The progress stream's events as the server's schema says (generated API types). */
+export type VideoEvent = ApiSchema<'VideoEvent'>;
 
 export function streamVideoProgress(ids: number[], onEvent: (e: VideoEvent) => void, signal: AbortSignal): Promise<StreamOutcome> {
   return getEventStream<VideoEvent>({

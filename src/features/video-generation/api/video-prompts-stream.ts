@@ -1,19 +1,14 @@
 // POST /video-prompts-stream: three video prompts for each selected image; PUT /user/video-prompts/{id}.
 import { http, type StreamOutcome } from '../../../lib/api';
 import { postEventStream } from '../../../lib/api/post-event-stream';
+import type { ApiSchema } from '../../../lib/api/api-types';
 import type { VideoPromptView } from '../model/generation-types';
 
-export type VideoPromptsEvent =
-  | { type: 'connected'; image_ids: number[] }
-  | { type: 'progress'; image_id?: number; progress?: number; message?: string }
-  /** A piece of option `index`'s prompt as it is written; `offset`: where it starts in that prompt. */
-  | { type: 'prompt_streaming'; image_id: number; index: number; content: string; offset: number }
-  /** The image's prompt writing starts again after a cut: its drafts so far are dropped. */
-  | { type: 'prompt_streaming_reset'; image_id: number }
-  | { type: 'prompts'; image_id: number; prompts: VideoPromptView[] }
-  | { type: 'image_error'; image_id: number; code?: string; message?: string }
-  | { type: 'complete'; count: number }
-  | { type: 'error'; code?: string; message?: string };
+/**
+ * The stream's events as the server's schema says (generated API types): prompt_streaming is a piece
+ * of option `index`'s prompt at `offset`; prompt_streaming_reset drops an image's drafts after a cut.
+ */
+export type VideoPromptsEvent = ApiSchema<'VideoPromptsEvent'>;
 
 export function streamVideoPrompts(
   input: { imageIds: number[]; language: string; fabricInfo: Record<string, string> },

@@ -11,7 +11,7 @@ import type { WorkflowInputs } from './workflow-inputs';
 interface RegenRun {
   abort: AbortController;
   /** The server's id for the request, once its stream names it: cancel needs it. */
-  generationId: number | null;
+  generationId: string | null;
   /** Images this request made so far. */
   imageIds: number[];
 }
@@ -45,7 +45,7 @@ export function useRegenerationRun({ update, language }: Pick<WorkflowInputs, 'u
           { imageId, prompt, language },
           (e) => {
             if (regenRun.current !== run) return;
-            if (e.type === 'connected' || e.type === 'start') run.generationId = e.new_gemini_generation_id ?? run.generationId;
+            if (e.type === 'connected' || e.type === 'start') run.generationId = e.new_gemini_generation_id;
             else if (e.type === 'progress') setRegen((s) => ({ ...s, progress: Math.max(s.progress, e.progress ?? 0), message: e.message ?? s.message }));
             else if (e.type === 'image_ready' && e.source !== 'original') {
               run.imageIds.push(e.image.id);

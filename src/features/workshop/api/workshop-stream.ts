@@ -3,14 +3,10 @@
 // it ended. The shapes are the analysis stream's.
 import { getEventStream } from '../../../lib/api/get-event-stream';
 import type { StreamOutcome } from '../../../lib/api/event-stream';
-import type { ServerStatus, WorkshopItem } from '../model/workshop-item';
+import type { ApiSchema } from '../../../lib/api/api-types';
 
-export type WorkshopStreamEvent =
-  | { type: 'progress'; status?: ServerStatus; message?: string; retry_in_ms?: number; reason?: string }
-  | { type: 'streaming'; content: string; offset?: number }
-  | { type: 'streaming_reset' }
-  | { type: 'complete'; data: WorkshopItem }
-  | { type: 'error'; code?: string; message?: string; data?: WorkshopItem };
+/** The stream's events as the server's schema says (generated API types). */
+export type WorkshopStreamEvent = ApiSchema<'WorkshopStreamEvent'>;
 
 export const isFinalWorkshopEvent = (e: WorkshopStreamEvent) => e.type === 'complete' || e.type === 'error';
 

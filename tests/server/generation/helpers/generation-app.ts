@@ -13,6 +13,7 @@ import type { GenerationOverrides } from '../../../../server/modules/generation/
 import { ensureAdmin } from '../../../../server/modules/users/ensure-admin.js';
 import { POSTGRES_URL, dropSchema, uniqueSchema, type DatabaseKind } from '../../helpers/databases.js';
 import { testServerEnv } from '../../helpers/test-config.js';
+import { expectOnContract } from '../../helpers/stream-contract.js';
 
 export const ADMIN = { account: 'gen-admin', password: 'admin-secret' };
 
@@ -153,7 +154,9 @@ export async function createGenerationApp(
     call,
     async stream(url, o) {
       const r = await call(o.method ?? 'POST', url, o);
-      return { status: r.status, events: r.status === 200 ? sseEvents(r.response.body) : [], response: r.response };
+      const events = r.status === 200 ? sseEvents(r.response.body) : [];
+      expectOnContract(url, events);
+      return { status: r.status, events, response: r.response };
     },
     adminToken: () => login(ADMIN.account, ADMIN.password),
     async user(level) {
