@@ -19,9 +19,13 @@ async function imageFiles(source: ImageSource): Promise<File[]> {
   if (source.kind === 'none') return [];
   if (source.kind === 'folder')
     return source.files.filter((f) => isImageName(f.webkitRelativePath || f.name));
-  if (source.file.size > MAX_ZIP_BYTES) throw new SheetImportError('tooLarge', { name: source.file.name, max: MAX_ZIP_BYTES / MB });
+  if (source.file.size > MAX_ZIP_BYTES)
+    throw new SheetImportError('tooLarge', { name: source.file.name, max: MAX_ZIP_BYTES / MB });
   const entries = unzipImages(new Uint8Array(await source.file.arrayBuffer()), source.file.name);
-  return entries.map(({ path, bytes }) => new File([bytes as Uint8Array<ArrayBuffer>], path, { type: sniffImageType(bytes) ?? '' }));
+  return entries.map(
+    ({ path, bytes }) =>
+      new File([bytes as Uint8Array<ArrayBuffer>], path, { type: sniffImageType(bytes) ?? '' }),
+  );
 }
 
 async function describe(file: File): Promise<CollectionImage> {

@@ -3,7 +3,11 @@
 // and carries a message key under collections.problems. Errors keep a row out of the queue until
 // it is fixed or left out; warnings only say how a cell will be read.
 import { MAX_IMAGE_BYTES, type AcceptedImageType } from '../../../shared/images/image-types';
-import { MAX_IMAGES_TOTAL, MAX_MODEL_IMAGES, MAX_PATTERN_IMAGES } from '../../../shared/generation/image-limits';
+import {
+  MAX_IMAGES_TOTAL,
+  MAX_MODEL_IMAGES,
+  MAX_PATTERN_IMAGES,
+} from '../../../shared/generation/image-limits';
 import { OTHER, type ChoiceField } from '../../../shared/fabric/fabric-fields';
 import { keyColumn, type ColumnMapping } from './column-mapping';
 import { codeKey, matchImages, type ImageName, type MatchRow, type MatchedImage } from './image-match';
@@ -114,7 +118,13 @@ function matchRows(collection: Pick<Collection, 'mapping' | 'rows'>): MatchRow[]
     code: row.excluded || key < 0 ? '' : cell(row, key),
     imageCells: collection.mapping.flatMap((field, column) =>
       isImageField(field) && !row.excluded
-        ? [{ column, role: (field === 'model_images' ? 'model' : 'pattern') as ImageRole, text: cell(row, column) }]
+        ? [
+            {
+              column,
+              role: (field === 'model_images' ? 'model' : 'pattern') as ImageRole,
+              text: cell(row, column),
+            },
+          ]
         : [],
     ),
   }));
@@ -125,7 +135,11 @@ export function rematch(vocabulary: Vocabulary, collection: Collection): Collect
   const refs = matchImages(vocabulary, matchRows(collection), collection.images);
   return {
     ...collection,
-    rows: collection.rows.map((row, i) => ({ ...row, images: refs.rows[i]!, missingNames: refs.missingNames[i]! })),
+    rows: collection.rows.map((row, i) => ({
+      ...row,
+      images: refs.rows[i]!,
+      missingNames: refs.missingNames[i]!,
+    })),
     unmatched: refs.unmatched,
   };
 }
@@ -137,7 +151,13 @@ export function buildCollection(
   mapping: ColumnMapping,
   images: CollectionImage[],
 ): Collection {
-  const rows = table.rows.map((r) => ({ sheetRow: r.sheetRow, cells: r.cells, excluded: false, images: [], missingNames: [] }));
+  const rows = table.rows.map((r) => ({
+    sheetRow: r.sheetRow,
+    cells: r.cells,
+    excluded: false,
+    images: [],
+    missingNames: [],
+  }));
   return rematch(vocabulary, { headers: table.headers, mapping, rows, images, unmatched: [] });
 }
 
@@ -160,14 +180,18 @@ export function rowProblems(vocabulary: Vocabulary, collection: Collection, inde
     const text = cell(row, column);
     if (!field || !text || field === KEY_FIELD || isImageField(field)) return;
     const max = textLimit(field);
-    if (max !== undefined && text.length > max) problems.push(problem('tooLong', 'error', at(column), { max }));
+    if (max !== undefined && text.length > max)
+      problems.push(problem('tooLong', 'error', at(column), { max }));
     if (field === 'weight' && parseWeight(text) === null)
-      problems.push(problem('badWeight', 'error', at(column), { value: text, min: MIN_WEIGHT, max: MAX_WEIGHT }));
+      problems.push(
+        problem('badWeight', 'error', at(column), { value: text, min: MIN_WEIGHT, max: MAX_WEIGHT }),
+      );
     if (isChoiceField(field) && !presetOf(vocabulary, field, text))
       problems.push(problem('unknownPreset', 'warning', at(column), { value: text }));
   });
 
-  for (const missing of row.missingNames) problems.push(problem('imageNotFound', 'error', at(missing.column), { name: missing.name }));
+  for (const missing of row.missingNames)
+    problems.push(problem('imageNotFound', 'error', at(missing.column), { name: missing.name }));
   const model = row.images.filter((m) => m.role === 'model').length;
   const pattern = row.images.length - model;
   const firstColumn = (role: ImageRole) => {
@@ -177,11 +201,23 @@ export function rowProblems(vocabulary: Vocabulary, collection: Collection, inde
   if (code && row.images.length === 0 && row.missingNames.length === 0)
     problems.push(problem('noImages', 'error', at(null), { code }));
   if (model > MAX_MODEL_IMAGES)
-    problems.push(problem('tooManyModelImages', 'error', at(firstColumn('model')), { count: model, max: MAX_MODEL_IMAGES }));
+    problems.push(
+      problem('tooManyModelImages', 'error', at(firstColumn('model')), {
+        count: model,
+        max: MAX_MODEL_IMAGES,
+      }),
+    );
   if (pattern > MAX_PATTERN_IMAGES)
-    problems.push(problem('tooManyPatternImages', 'error', at(firstColumn('pattern')), { count: pattern, max: MAX_PATTERN_IMAGES }));
+    problems.push(
+      problem('tooManyPatternImages', 'error', at(firstColumn('pattern')), {
+        count: pattern,
+        max: MAX_PATTERN_IMAGES,
+      }),
+    );
   if (row.images.length > MAX_IMAGES_TOTAL)
-    problems.push(problem('tooManyImages', 'error', at(null), { count: row.images.length, max: MAX_IMAGES_TOTAL }));
+    problems.push(
+      problem('tooManyImages', 'error', at(null), { count: row.images.length, max: MAX_IMAGES_TOTAL }),
+    );
   for (const match of row.images) problems.push(...imageProblems(collection, match.image, at(null)));
   return problems;
 }
@@ -191,7 +227,9 @@ function imageProblems(collection: Collection, index: number, at: Parameters<typ
   const problems: Problem[] = [];
   if (image.type === null) problems.push(problem('notAnImage', 'error', at, { name: image.path }));
   if (image.size > MAX_IMAGE_BYTES)
-    problems.push(problem('imageTooLarge', 'error', at, { name: image.path, max: MAX_IMAGE_BYTES / (1024 * 1024) }));
+    problems.push(
+      problem('imageTooLarge', 'error', at, { name: image.path, max: MAX_IMAGE_BYTES / (1024 * 1024) }),
+    );
   return problems;
 }
 
@@ -208,10 +246,15 @@ export function duplicateProblems(collection: Collection): Problem[] {
     if (!seen) first.set(codeKey(code), row);
     else
       problems.push(
-        problem('duplicateCode', 'error', { row: index, sheetRow: row.sheetRow, column: key, header: collection.headers[key] ?? '' }, {
-          code,
-          first: seen.sheetRow,
-        }),
+        problem(
+          'duplicateCode',
+          'error',
+          { row: index, sheetRow: row.sheetRow, column: key, header: collection.headers[key] ?? '' },
+          {
+            code,
+            first: seen.sheetRow,
+          },
+        ),
       );
   });
   return problems;
@@ -220,14 +263,17 @@ export function duplicateProblems(collection: Collection): Problem[] {
 /** Every problem of the collection: per row in row order (duplicates with their row), then images that match no row. */
 export function checkCollection(vocabulary: Vocabulary, collection: Collection): Problem[] {
   const duplicates = new Map<number, Problem[]>();
-  for (const p of duplicateProblems(collection)) duplicates.set(p.row!, [...(duplicates.get(p.row!) ?? []), p]);
+  for (const p of duplicateProblems(collection))
+    duplicates.set(p.row!, [...(duplicates.get(p.row!) ?? []), p]);
   const problems: Problem[] = [];
   collection.rows.forEach((_row, index) => {
     problems.push(...(duplicates.get(index) ?? []), ...rowProblems(vocabulary, collection, index));
   });
   for (const index of collection.unmatched) {
     const image = collection.images[index]!;
-    problems.push(problem('unmatchedImage', 'warning', { row: null, sheetRow: null, column: null }, { name: image.path }));
+    problems.push(
+      problem('unmatchedImage', 'warning', { row: null, sheetRow: null, column: null }, { name: image.path }),
+    );
   }
   return problems;
 }
@@ -237,7 +283,11 @@ export function rowFabric(
   vocabulary: Vocabulary,
   collection: Collection,
   index: number,
-): { code: string; text: Partial<Record<SheetField, string>>; choices: Partial<Record<ChoiceField, { choice: string; custom: string }>> } {
+): {
+  code: string;
+  text: Partial<Record<SheetField, string>>;
+  choices: Partial<Record<ChoiceField, { choice: string; custom: string }>>;
+} {
   const row = collection.rows[index]!;
   const text: Partial<Record<SheetField, string>> = {};
   const choices: Partial<Record<ChoiceField, { choice: string; custom: string }>> = {};

@@ -11,9 +11,7 @@ export type ColumnMapping = (SheetField | null)[];
 
 /** Each problem's message is collections.sheetErrors.<key>. */
 export type MappingProblem =
-  | { key: 'noHeader' }
-  | { key: 'noKeyColumn' }
-  | { key: 'fieldTwice'; field: SheetField; columns: number[] };
+  { key: 'noHeader' } | { key: 'noKeyColumn' } | { key: 'fieldTwice'; field: SheetField; columns: number[] };
 
 /** The field a header names, or null. Exact words first, then a header that starts with one ("克重（g/m²）", "Model image 2"). */
 export function guessField(vocabulary: Vocabulary, header: string): SheetField | null {
@@ -61,7 +59,11 @@ export function mappingProblems(mapping: ColumnMapping): MappingProblem[] {
 }
 
 /** The mapping with one column changed; choosing a single-column field elsewhere takes it from its old column. */
-export function setColumnField(mapping: ColumnMapping, column: number, field: SheetField | null): ColumnMapping {
+export function setColumnField(
+  mapping: ColumnMapping,
+  column: number,
+  field: SheetField | null,
+): ColumnMapping {
   return mapping.map((f, i) => {
     if (i === column) return field;
     if (field && f === field && !mayRepeat(field)) return null;

@@ -24,7 +24,7 @@ export interface MatchedImage {
 }
 
 export interface RowImageRefs {
-  /** Per row (same order as the rows given): the images, model and pattern alike, in name order. */
+  /** Per row (same order as the rows given): its model images, then its pattern images, in name order. */
   rows: MatchedImage[][];
   /** Per row: the file names its image columns gave that name no image, with the column. */
   missingNames: { column: number; name: string }[][];
@@ -80,7 +80,11 @@ export function namesInCell(text: string): string[] {
     .filter((n) => n.length > 0);
 }
 
-export function matchImages(vocabulary: Vocabulary, rows: readonly MatchRow[], images: readonly ImageName[]): RowImageRefs {
+export function matchImages(
+  vocabulary: Vocabulary,
+  rows: readonly MatchRow[],
+  images: readonly ImageName[],
+): RowImageRefs {
   const byCode = new Map<string, number>();
   rows.forEach((row, i) => {
     const key = codeKey(row.code);
@@ -121,7 +125,9 @@ export function matchImages(vocabulary: Vocabulary, rows: readonly MatchRow[], i
   images.forEach((image, i) => {
     if (claimed.has(i)) return;
     const parts = image.path.replace(/\\/g, '/').split('/');
-    const fileWords = stem(parts[parts.length - 1] ?? '').split(/[\s_-]+/).filter(Boolean);
+    const fileWords = stem(parts[parts.length - 1] ?? '')
+      .split(/[\s_-]+/)
+      .filter(Boolean);
     for (let d = parts.length - 2; d >= 0; d -= 1) {
       const row = byCode.get(codeKey(parts[d]!));
       if (row !== undefined) {
@@ -142,9 +148,13 @@ export function matchImages(vocabulary: Vocabulary, rows: readonly MatchRow[], i
     result.unmatched.push(i);
   });
 
+  // Model images first, then pattern images, each in name order (`model_2` before `model_10`).
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
   for (const list of result.rows) {
-    list.sort((a, b) =>
-      images[a.image]!.path.localeCompare(images[b.image]!.path, undefined, { numeric: true, sensitivity: 'base' }),
+    list.sort(
+      (a, b) =>
+        (a.role === b.role ? 0 : a.role === 'model' ? -1 : 1) ||
+        collator.compare(images[a.image]!.path, images[b.image]!.path),
     );
   }
   return result;

@@ -33,11 +33,16 @@ export interface Vocabulary {
   templateHeaders: Record<Language, Record<SheetField, string>>;
 }
 
-export const IMAGE_ROLE_FIELD: Record<ImageRole, ImageField> = { model: 'model_images', pattern: 'pattern_images' };
+export const IMAGE_ROLE_FIELD: Record<ImageRole, ImageField> = {
+  model: 'model_images',
+  pattern: 'pattern_images',
+};
 
 export function buildVocabulary(dictionaries: Record<Language, LanguageWords>): Vocabulary {
   const headers = new Map<string, SheetField>();
-  const presets = Object.fromEntries(CHOICE_FIELD_NAMES.map((f) => [f, new Map<string, string>()])) as Vocabulary['presets'];
+  const presets = Object.fromEntries(
+    CHOICE_FIELD_NAMES.map((f) => [f, new Map<string, string>()]),
+  ) as Vocabulary['presets'];
   const roles = new Map<string, ImageRole>();
   const add = (word: string, field: SheetField) => {
     const key = normalizeWord(word);
@@ -45,19 +50,22 @@ export function buildVocabulary(dictionaries: Record<Language, LanguageWords>): 
   };
   // The field ids themselves ("fabric_name") and the preset keys ("opaque") are words too.
   for (const field of SHEET_FIELDS) add(field, field);
-  for (const field of CHOICE_FIELD_NAMES) for (const key of CHOICE_FIELDS[field]) presets[field].set(normalizeWord(key), key);
+  for (const field of CHOICE_FIELD_NAMES)
+    for (const key of CHOICE_FIELDS[field]) presets[field].set(normalizeWord(key), key);
   for (const role of ['model', 'pattern'] as const) roles.set(role, role);
 
   const entries = Object.entries(dictionaries) as [Language, LanguageWords][];
   // Headers first in every language, then labels, then synonyms: an exact header wins.
-  for (const [, words] of entries) for (const field of SHEET_FIELDS) add(words.collections.headers[field], field);
+  for (const [, words] of entries)
+    for (const field of SHEET_FIELDS) add(words.collections.headers[field], field);
   for (const [, words] of entries)
     for (const field of SHEET_FIELDS) {
       const label = words.videoGeneration.fields[field];
       if (label) add(label, field);
     }
   for (const [, words] of entries)
-    for (const field of SHEET_FIELDS) for (const w of splitWords(words.collections.headerWords[field] ?? '')) add(w, field);
+    for (const field of SHEET_FIELDS)
+      for (const w of splitWords(words.collections.headerWords[field] ?? '')) add(w, field);
   for (const [, words] of entries) {
     for (const field of CHOICE_FIELD_NAMES) {
       for (const [key, label] of Object.entries(words.videoGeneration.presets[field] ?? {})) {
@@ -68,7 +76,9 @@ export function buildVocabulary(dictionaries: Record<Language, LanguageWords>): 
     for (const role of ['model', 'pattern'] as const)
       for (const w of splitWords(words.collections.imageRoles[role])) if (!roles.has(w)) roles.set(w, role);
   }
-  const templateHeaders = Object.fromEntries(entries.map(([lng, words]) => [lng, words.collections.headers])) as Vocabulary['templateHeaders'];
+  const templateHeaders = Object.fromEntries(
+    entries.map(([lng, words]) => [lng, words.collections.headers]),
+  ) as Vocabulary['templateHeaders'];
   return { headers, presets, roles, templateHeaders };
 }
 

@@ -1,5 +1,5 @@
 // How a header, a preset word or a file-name part is compared: the same in every language, so
-// "Fabric Code", "FABRIC_CODE", "ｆａｂｒｉｃ　ｃｏｄｅ" and "fabric-code" are one word, and Vietnamese
+// "Fabric Code", "FABRIC_CODE", full-width "ｆａｂｒｉｃ ｃｏｄｅ" and "fabric-code" are one word, and Vietnamese
 // without its accents is still itself. Thai's vowel marks are letters and are kept.
 const LATIN_ACCENTS = /[\u0300-\u036f]/g;
 const SEPARATORS = /[\s\p{P}\p{S}]+/gu;

@@ -23,12 +23,19 @@ const connection = cachedConnection<MappingDbSchema>(COLLECTION_MAPPING_DB_NAME,
   db.createObjectStore('mappings', { keyPath: ['userKey', 'signature'] });
 });
 
-export async function readColumnMapping(userKey: string, signature: string): Promise<StoredColumnMapping | undefined> {
+export async function readColumnMapping(
+  userKey: string,
+  signature: string,
+): Promise<StoredColumnMapping | undefined> {
   const db = await connection.open();
   return db.get('mappings', [userKey, signature]);
 }
 
-export async function writeColumnMapping(userKey: string, signature: string, fields: readonly (string | null)[]): Promise<void> {
+export async function writeColumnMapping(
+  userKey: string,
+  signature: string,
+  fields: readonly (string | null)[],
+): Promise<void> {
   const db = await connection.open();
   await db.put('mappings', { userKey, signature, fields: [...fields], savedAt: Date.now() });
 }

@@ -8,7 +8,11 @@ import { createWorkerHandle } from './worker-handle';
 export type { ImportAnswer, ImportRequest, TemplateFormat };
 
 const handle = createWorkerHandle<SheetImportWorkerApi>(
-  () => new Worker(new URL('../../workers/sheet-import.worker.ts', import.meta.url), { type: 'module', name: 'sheet-import' }),
+  () =>
+    new Worker(new URL('../../workers/sheet-import.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'sheet-import',
+    }),
   30_000,
 );
 

@@ -1,7 +1,11 @@
 // One import, from bytes already read: the sheet parsed, the mapping guessed (or the one given
 // used), the images matched to rows and every row checked. The worker reads the Files and calls
 // this; tests and the benchmark call it directly.
-import { buildCollection, checkCollection, type CollectionImage } from '../../lib/collections/collection-check';
+import {
+  buildCollection,
+  checkCollection,
+  type CollectionImage,
+} from '../../lib/collections/collection-check';
 import {
   guessMapping,
   headerSignature,

@@ -15,7 +15,6 @@
 // template(language, format) → Blob: the template sheet, headers in that language.
 import type { Collection, Problem } from '../../lib/collections/collection-check';
 import type { ColumnMapping, MappingProblem } from '../../lib/collections/column-mapping';
-import type { Language } from '../../../shared/i18n/languages';
 import type { SheetEncoding } from './read-sheet';
 import type { SheetErrorKey } from './sheet-error';
 import type { TemplateFormat } from './template';
@@ -44,4 +43,9 @@ export interface ImportedSheet {
 
 export type ImportAnswer =
   | ({ ok: true; imageFiles: File[] } & ImportedSheet)
-  | { ok: false; key: SheetErrorKey; messageKey: `collections.sheetErrors.${SheetErrorKey}`; values: Record<string, string | number> };
+  | {
+      ok: false;
+      key: SheetErrorKey;
+      messageKey: `collections.sheetErrors.${SheetErrorKey}`;
+      values: Record<string, string | number>;
+    };

@@ -24,9 +24,12 @@ const startsWith = (bytes: Uint8Array, head: readonly number[]) => head.every((b
 
 /** The sheet's text and the encoding it was read in. */
 export function decodeSheetText(bytes: Uint8Array, name: string): { text: string; encoding: SheetEncoding } {
-  if (startsWith(bytes, [0xef, 0xbb, 0xbf])) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
-  if (startsWith(bytes, [0xff, 0xfe])) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  if (startsWith(bytes, [0xfe, 0xff])) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  if (startsWith(bytes, [0xef, 0xbb, 0xbf]))
+    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
+  if (startsWith(bytes, [0xff, 0xfe]))
+    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (startsWith(bytes, [0xfe, 0xff]))
+    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
   // Text has no NUL bytes; a binary file that is neither workbook kind is not a sheet.
   if (bytes.subarray(0, 4096).includes(0)) throw new SheetImportError('notASheet', { name });
   try {
@@ -97,7 +100,8 @@ function cellText(value: unknown): string {
 }
 
 export async function readSheetBytes(bytes: Uint8Array, name: string): Promise<ReadSheet> {
-  if (bytes.length > MAX_SHEET_BYTES) throw new SheetImportError('tooLarge', { name, max: MAX_SHEET_BYTES / MB });
+  if (bytes.length > MAX_SHEET_BYTES)
+    throw new SheetImportError('tooLarge', { name, max: MAX_SHEET_BYTES / MB });
   if (bytes.length === 0) throw new SheetImportError('empty', { name });
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) throw new SheetImportError('xlsUnsupported', { name });
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
@@ -108,7 +112,13 @@ export async function readSheetBytes(bytes: Uint8Array, name: string): Promise<R
     } catch {
       throw new SheetImportError('unreadable', { name });
     }
-    return { ...tableOf(data.map((row) => row.map(cellText)), name), format: 'xlsx' };
+    return {
+      ...tableOf(
+        data.map((row) => row.map(cellText)),
+        name,
+      ),
+      format: 'xlsx',
+    };
   }
   const { text, encoding } = decodeSheetText(bytes, name);
   return { ...parseCsv(text, name), encoding };

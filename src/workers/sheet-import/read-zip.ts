@@ -14,10 +14,18 @@ export interface ZipBounds {
   ratio: number;
 }
 
-export const ZIP_BOUNDS: ZipBounds = { entries: MAX_ZIP_ENTRIES, unpackedBytes: MAX_ZIP_UNPACKED_BYTES, ratio: MAX_ZIP_RATIO };
+export const ZIP_BOUNDS: ZipBounds = {
+  entries: MAX_ZIP_ENTRIES,
+  unpackedBytes: MAX_ZIP_UNPACKED_BYTES,
+  ratio: MAX_ZIP_RATIO,
+};
 
 /** The archive's image entries by path, in archive order. */
-export function unzipImages(bytes: Uint8Array, name: string, bounds: ZipBounds = ZIP_BOUNDS): { path: string; bytes: Uint8Array }[] {
+export function unzipImages(
+  bytes: Uint8Array,
+  name: string,
+  bounds: ZipBounds = ZIP_BOUNDS,
+): { path: string; bytes: Uint8Array }[] {
   let entries = 0;
   let unpacked = 0;
   let files: Record<string, Uint8Array>;
@@ -25,10 +33,12 @@ export function unzipImages(bytes: Uint8Array, name: string, bounds: ZipBounds =
     files = unzipSync(bytes, {
       filter(file) {
         entries += 1;
-        if (entries > bounds.entries) throw new SheetImportError('zipTooManyEntries', { name, max: bounds.entries });
+        if (entries > bounds.entries)
+          throw new SheetImportError('zipTooManyEntries', { name, max: bounds.entries });
         if (!isImageName(file.name)) return false;
         unpacked += file.originalSize;
-        if (unpacked > bounds.unpackedBytes) throw new SheetImportError('zipTooLarge', { name, max: bounds.unpackedBytes / MB });
+        if (unpacked > bounds.unpackedBytes)
+          throw new SheetImportError('zipTooLarge', { name, max: bounds.unpackedBytes / MB });
         // Stored entries are their own size; a deflated one may not grow past the ratio.
         if (file.compression !== 0 && file.originalSize > bounds.ratio * Math.max(file.size, 1))
           throw new SheetImportError('zipBomb', { name, entry: file.name, ratio: bounds.ratio });

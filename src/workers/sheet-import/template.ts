@@ -18,7 +18,11 @@ export function templateHeaders(vocabulary: Vocabulary, language: Language): str
   return SHEET_FIELDS.map((field) => vocabulary.templateHeaders[language][field]);
 }
 
-export async function buildTemplate(vocabulary: Vocabulary, language: Language, format: TemplateFormat): Promise<Blob> {
+export async function buildTemplate(
+  vocabulary: Vocabulary,
+  language: Language,
+  format: TemplateFormat,
+): Promise<Blob> {
   const headers = templateHeaders(vocabulary, language);
   if (format === 'csv') {
     const text = `\ufeff${Papa.unparse([headers], { newline: '\r\n' })}\r\n`;

@@ -21,7 +21,8 @@ async function refusal(bytes: Uint8Array, name = 'sheet.csv'): Promise<SheetImpo
 }
 
 describe('reading a sheet', () => {
-  const chinese = '面料编号,面料名称,克重（g/m²）,透明度\r\nA12,真丝双绉,120,微透\r\nB7,棉麻混纺,"180",完全不透明\r\n';
+  const chinese =
+    '面料编号,面料名称,克重（g/m²）,透明度\r\nA12,真丝双绉,120,微透\r\nB7,棉麻混纺,"180",完全不透明\r\n';
 
   it('reads UTF-8 without a BOM', async () => {
     const sheet = await readSheetBytes(utf8(chinese), 'a.csv');
@@ -53,14 +54,20 @@ describe('reading a sheet', () => {
     const text = 'Code\tFabric name\nA12\tCrêpe de Chine\n';
     const bytes = new Uint8Array(2 + text.length * 2);
     bytes.set([0xff, 0xfe]);
-    for (let i = 0; i < text.length; i += 1) bytes[2 + i * 2] = text.charCodeAt(i) & 0xff, bytes[3 + i * 2] = text.charCodeAt(i) >> 8;
+    for (let i = 0; i < text.length; i += 1) {
+      bytes[2 + i * 2] = text.charCodeAt(i) & 0xff;
+      bytes[3 + i * 2] = text.charCodeAt(i) >> 8;
+    }
     const sheet = await readSheetBytes(bytes, 'a.txt');
     expect(sheet).toMatchObject({ encoding: 'utf-16le', delimiter: '\t', headers: ['Code', 'Fabric name'] });
     expect(sheet.rows[0]!.cells).toEqual(['A12', 'Crêpe de Chine']);
   });
 
   it('guesses `;` (European Excel) and tab as the delimiter', async () => {
-    const semicolon = await readSheetBytes(utf8('Code;Composition;Weight\nA12;"80% coton, 20% lin";120,5\n'), 'a.csv');
+    const semicolon = await readSheetBytes(
+      utf8('Code;Composition;Weight\nA12;"80% coton, 20% lin";120,5\n'),
+      'a.csv',
+    );
     expect(semicolon.delimiter).toBe(';');
     expect(semicolon.rows[0]!.cells).toEqual(['A12', '80% coton, 20% lin', '120,5']);
     const tab = await readSheetBytes(utf8('Code\tComposition\nA12\tSilk, 100%\n'), 'a.tsv');
@@ -76,7 +83,7 @@ describe('reading a sheet', () => {
     ]);
   });
 
-  it('skips blank rows, trailing ones and ones in the middle, keeping the others\' row numbers', async () => {
+  it("skips blank rows, trailing ones and ones in the middle, keeping the others' row numbers", async () => {
     const sheet = await readSheetBytes(utf8('Code,Name,,\nA12,Silk,,\n,,,\nB7,Linen,,\n,,,\n\n\n'), 'a.csv');
     expect(sheet.headers).toEqual(['Code', 'Name']);
     expect(sheet.rows.map((r) => [r.sheetRow, r.cells[0]])).toEqual([
@@ -96,7 +103,7 @@ describe('reading a sheet', () => {
     }
   });
 
-  it('writes the CSV template as UTF-8 with a BOM, headers in the person\'s language', async () => {
+  it("writes the CSV template as UTF-8 with a BOM, headers in the person's language", async () => {
     const blob = await buildTemplate(collectionVocabulary(), 'zh-CN', 'csv');
     const bytes = new Uint8Array(await blob.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -106,9 +113,15 @@ describe('reading a sheet', () => {
   });
 
   it('refuses what is not a sheet, naming what is wrong', async () => {
-    expect((await refusal(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'a.png')).key).toBe('notASheet');
-    expect((await refusal(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), 'old.xls')).key).toBe('xlsUnsupported');
-    expect((await refusal(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), 'broken.xlsx')).key).toBe('unreadable');
+    expect(
+      (await refusal(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'a.png')).key,
+    ).toBe('notASheet');
+    expect(
+      (await refusal(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), 'old.xls')).key,
+    ).toBe('xlsUnsupported');
+    expect((await refusal(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), 'broken.xlsx')).key).toBe(
+      'unreadable',
+    );
     expect((await refusal(new Uint8Array([0x41, 0xff, 0xff, 0x42]), 'a.csv')).key).toBe('undecodable');
     expect((await refusal(utf8(',,\n\n'), 'a.csv')).key).toBe('empty');
     expect((await refusal(new Uint8Array(), 'a.csv')).key).toBe('empty');

@@ -24,16 +24,29 @@ export function draftOf(vocabulary: Vocabulary, collection: Collection): Collect
 }
 
 /** Problems in row order, with one row's replaced and duplicates compared again. */
-function withRowRechecked(vocabulary: Vocabulary, draft: CollectionDraft, collection: Collection, index: number): CollectionDraft {
+function withRowRechecked(
+  vocabulary: Vocabulary,
+  draft: CollectionDraft,
+  collection: Collection,
+  index: number,
+): CollectionDraft {
   const kept = draft.problems.filter((p) => p.row !== index && p.key !== 'duplicateCode');
   const own = rowProblems(vocabulary, collection, index);
   const merged = [...kept, ...own, ...duplicateProblems(collection)];
-  const order = (p: Problem) => (p.row === null ? Number.MAX_SAFE_INTEGER : p.row);
+  // The order checkCollection gives: by row, a row's duplicate first, images that match no row last.
+  const order = (p: Problem) =>
+    (p.row === null ? Number.MAX_SAFE_INTEGER : p.row) * 2 + (p.key === 'duplicateCode' ? 0 : 1);
   merged.sort((a, b) => order(a) - order(b));
   return { collection, problems: merged };
 }
 
-export function editCell(vocabulary: Vocabulary, draft: CollectionDraft, index: number, column: number, value: string): CollectionDraft {
+export function editCell(
+  vocabulary: Vocabulary,
+  draft: CollectionDraft,
+  index: number,
+  column: number,
+  value: string,
+): CollectionDraft {
   const rows = draft.collection.rows.map((row, i) => {
     if (i !== index) return row;
     const cells = [...row.cells];
@@ -47,13 +60,20 @@ export function editCell(vocabulary: Vocabulary, draft: CollectionDraft, index: 
   return withRowRechecked(vocabulary, draft, changed, index);
 }
 
-export function setExcluded(vocabulary: Vocabulary, draft: CollectionDraft, index: number, excluded: boolean): CollectionDraft {
+export function setExcluded(
+  vocabulary: Vocabulary,
+  draft: CollectionDraft,
+  index: number,
+  excluded: boolean,
+): CollectionDraft {
   const rows = draft.collection.rows.map((row, i) => (i === index ? { ...row, excluded } : row));
   return draftOf(vocabulary, rematch(vocabulary, { ...draft.collection, rows }));
 }
 
 /** Rows ready to queue: not left out, with no error. */
 export function readyRows(draft: CollectionDraft): number[] {
-  const blocked = new Set(draft.problems.filter((p) => p.severity === 'error' && p.row !== null).map((p) => p.row));
+  const blocked = new Set(
+    draft.problems.filter((p) => p.severity === 'error' && p.row !== null).map((p) => p.row),
+  );
   return draft.collection.rows.flatMap((row, i) => (!row.excluded && !blocked.has(i) ? [i] : []));
 }
