@@ -7,7 +7,6 @@
 // - The delimiter is the header line's, among `,`, `;` (European Excel), tab and `|`; quoted cells may hold
 //   new lines; blank rows are skipped but keep their numbers, so a problem names the sheet's row.
 import Papa from 'papaparse';
-import { readSheet as readXlsxSheet } from 'read-excel-file/universal';
 import { MAX_SHEET_BYTES, MAX_SHEET_ROWS } from '../../lib/collections/sheet-fields';
 import type { SheetTable } from '../../lib/collections/collection-check';
 import { MB, SheetImportError } from './sheet-error';
@@ -107,8 +106,9 @@ export async function readSheetBytes(bytes: Uint8Array, name: string): Promise<R
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
     let data: unknown[][];
     try {
-      const copy = bytes.slice().buffer;
-      data = (await readXlsxSheet(copy)) as unknown[][];
+      // The reader loads with the first workbook only (its own chunk of the worker).
+      const { readSheet: readXlsxSheet } = await import('read-excel-file/universal');
+      data = (await readXlsxSheet(bytes.slice().buffer)) as unknown[][];
     } catch {
       throw new SheetImportError('unreadable', { name });
     }

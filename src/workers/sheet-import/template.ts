@@ -2,7 +2,6 @@
 // form. CSV is UTF-8 with a BOM, so Excel opens it as UTF-8 rather than the system's code page;
 // XLSX is written by write-excel-file.
 import Papa from 'papaparse';
-import writeXlsxFile from 'write-excel-file/universal';
 import { SHEET_FIELDS } from '../../lib/collections/sheet-fields';
 import type { Vocabulary } from '../../lib/collections/vocabulary';
 import type { Language } from '../../../shared/i18n/languages';
@@ -28,6 +27,8 @@ export async function buildTemplate(
     const text = `\ufeff${Papa.unparse([headers], { newline: '\r\n' })}\r\n`;
     return new Blob([text], { type: TEMPLATE_TYPES.csv });
   }
+  // The writer loads on the first XLSX template only (its own chunk of the worker).
+  const { default: writeXlsxFile } = await import('write-excel-file/universal');
   const blob = await writeXlsxFile([headers.map((value) => ({ value, fontWeight: 'bold' as const }))], {
     columns: headers.map((h) => ({ width: Math.max(12, Math.min(40, h.length + 4)) })),
     stickyRowsCount: 1,
