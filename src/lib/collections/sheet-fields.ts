@@ -51,6 +51,8 @@ export function mayRepeat(field: SheetField): boolean {
 // rows; its images and their archive are bounded too).
 export const MAX_SHEET_BYTES = 5 * 1024 * 1024;
 export const MAX_SHEET_ROWS = 500;
+/** What an XLSX's XML may unpack to: 500 rows of the form's fields are a few megabytes. */
+export const MAX_SHEET_UNPACKED_BYTES = 50 * 1024 * 1024;
 export const MAX_COLLECTION_IMAGES = 5000;
 export const MAX_ZIP_BYTES = 1024 * 1024 * 1024;
 export const MAX_ZIP_ENTRIES = 6000;

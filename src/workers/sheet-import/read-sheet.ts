@@ -6,8 +6,14 @@
 //   GB18030, which Chinese Excel and WPS write (a superset of GBK): UTF-8 is tried strictly first.
 // - The delimiter is the header line's, among `,`, `;` (European Excel), tab and `|`; quoted cells may hold
 //   new lines; blank rows are skipped but keep their numbers, so a problem names the sheet's row.
+import { unzipSync } from 'fflate';
 import Papa from 'papaparse';
-import { MAX_SHEET_BYTES, MAX_SHEET_ROWS } from '../../lib/collections/sheet-fields';
+import {
+  MAX_SHEET_BYTES,
+  MAX_SHEET_ROWS,
+  MAX_SHEET_UNPACKED_BYTES,
+  MAX_ZIP_RATIO,
+} from '../../lib/collections/sheet-fields';
 import type { SheetTable } from '../../lib/collections/collection-check';
 import { MB, SheetImportError } from './sheet-error';
 
@@ -98,12 +104,38 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
+/**
+ * A workbook is a ZIP of XML: its parts' declared sizes are read (nothing is unpacked) and a
+ * workbook that would unpack past the bound, or a part past the ZIP bomb ratio, is refused before
+ * the reader inflates it.
+ */
+function checkWorkbookSize(bytes: Uint8Array, name: string): void {
+  let unpacked = 0;
+  try {
+    unzipSync(bytes, {
+      filter(file) {
+        unpacked += file.originalSize;
+        if (unpacked > MAX_SHEET_UNPACKED_BYTES)
+          throw new SheetImportError('zipTooLarge', { name, max: MAX_SHEET_UNPACKED_BYTES / MB });
+        // XML compresses well, but not a thousandfold.
+        if (file.compression !== 0 && file.originalSize > 10 * MAX_ZIP_RATIO * Math.max(file.size, 1))
+          throw new SheetImportError('zipBomb', { name, entry: file.name, ratio: 10 * MAX_ZIP_RATIO });
+        return false;
+      },
+    });
+  } catch (error) {
+    if (error instanceof SheetImportError) throw error;
+    throw new SheetImportError('unreadable', { name });
+  }
+}
+
 export async function readSheetBytes(bytes: Uint8Array, name: string): Promise<ReadSheet> {
   if (bytes.length > MAX_SHEET_BYTES)
     throw new SheetImportError('tooLarge', { name, max: MAX_SHEET_BYTES / MB });
   if (bytes.length === 0) throw new SheetImportError('empty', { name });
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) throw new SheetImportError('xlsUnsupported', { name });
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
+    checkWorkbookSize(bytes, name);
     let data: unknown[][];
     try {
       // The reader loads with the first workbook only (its own chunk of the worker).

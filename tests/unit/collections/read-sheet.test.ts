@@ -103,6 +103,35 @@ describe('reading a sheet', () => {
     }
   });
 
+  it("numbers an XLSX's rows as the sheet does, across a blank row", async () => {
+    const { default: writeXlsxFile } = await import('write-excel-file/universal');
+    const blob = await writeXlsxFile([
+      ['Code', 'Weight'],
+      ['A12', 120],
+      [null, null],
+      ['B7', '95,5'],
+    ]).toBlob();
+    const sheet = await readSheetBytes(new Uint8Array(await blob.arrayBuffer()), 'season.xlsx');
+    expect(sheet.rows).toEqual([
+      { sheetRow: 2, cells: ['A12', '120'] },
+      { sheetRow: 4, cells: ['B7', '95,5'] },
+    ]);
+  });
+
+  it('refuses a workbook that would unpack past its bound, before unpacking it', async () => {
+    const { zipSync, strToU8 } = await import('fflate');
+    // A small part whose headers declare 60 MB, as a crafted workbook would.
+    const bomb = zipSync({ 'xl/worksheets/sheet1.xml': strToU8('<worksheet/>') }, { level: 9 });
+    const view = new DataView(bomb.buffer);
+    const central = bomb.findIndex((_, i) => view.getUint32(i, true) === 0x02014b50);
+    view.setUint32(22, 60 * 1024 * 1024, true);
+    view.setUint32(central + 24, 60 * 1024 * 1024, true);
+    expect(await refusal(bomb, 'bomb.xlsx')).toMatchObject({
+      key: 'zipTooLarge',
+      values: { name: 'bomb.xlsx', max: 50 },
+    });
+  });
+
   it("writes the CSV template as UTF-8 with a BOM, headers in the person's language", async () => {
     const blob = await buildTemplate(collectionVocabulary(), 'zh-CN', 'csv');
     const bytes = new Uint8Array(await blob.arrayBuffer());
