@@ -8,7 +8,8 @@
 //   answer, ok: the sheet's headers and rows (with their sheet row numbers), the guessed and the
 //   used mapping with what is wrong with it, the header signature (the key a corrected mapping is
 //   remembered under), the collection (rows with their matched images, images that match no row),
-//   every problem, and the image Files in the collection's image order (a ZIP's entries unpacked).
+//   every problem, and the image Files in the collection's image order (a ZIP's entries unpacked;
+//   their paths are the collection's images' paths).
 //   answer, refused: the key of the message that says why (collections.sheetErrors.*) and its
 //   values; nothing is queued.
 //
