@@ -1,37 +1,30 @@
-// The fabric information form of spec §3: eight short fields (five of them a preset list with an
-// "other" choice that opens custom text) and the free-text guidance fields, turned into the
-// `fabric_info` the analyse call takes.
+// The fabric information form of spec §3 (its fields and limits in shared/fabric/fabric-fields.ts),
+// as the workflow holds it, turned into the `fabric_info` the analyse call takes.
 
-export const CHOICE_FIELDS = {
-  transparency: ['opaque', 'slightly', 'moderately', 'highly'],
-  luster: ['none', 'soft', 'bright', 'mirror'],
-  drape: ['strong', 'medium', 'stiff'],
-  touch: ['soft', 'elastic', 'stiff', 'rough'],
-  thickness: ['veryThick', 'regular', 'slightlyThin', 'extremelyThin'],
-} as const;
+import {
+  CHOICE_FIELD_NAMES,
+  LONG_MAX,
+  LONG_TEXT_FIELDS,
+  OTHER,
+  SHORT_MAX,
+  SHORT_TEXT_FIELDS,
+  type ChoiceField,
+  type LongTextField,
+  type ShortTextField,
+} from '../../../../shared/fabric/fabric-fields';
 
-export type ChoiceField = keyof typeof CHOICE_FIELDS;
-export const CHOICE_FIELD_NAMES = Object.keys(CHOICE_FIELDS) as ChoiceField[];
-export const OTHER = 'other';
-
-export const SHORT_TEXT_FIELDS = ['fabric_name', 'composition', 'weight'] as const;
-export const LONG_TEXT_FIELDS = [
-  'suggested_uses',
-  'scene',
-  'model_guidance',
-  'color_restrictions',
-  'accessories',
-  'style',
-  'target_market',
-  'selling_points',
-  'remarks',
-] as const;
-
-export type ShortTextField = (typeof SHORT_TEXT_FIELDS)[number];
-export type LongTextField = (typeof LONG_TEXT_FIELDS)[number];
-
-export const SHORT_MAX = 100;
-export const LONG_MAX = 500;
+export {
+  CHOICE_FIELDS,
+  CHOICE_FIELD_NAMES,
+  LONG_MAX,
+  LONG_TEXT_FIELDS,
+  OTHER,
+  SHORT_MAX,
+  SHORT_TEXT_FIELDS,
+  type ChoiceField,
+  type LongTextField,
+  type ShortTextField,
+} from '../../../../shared/fabric/fabric-fields';
 
 export interface ChoiceValue {
   /** A preset key, OTHER, or '' when nothing is chosen. */

@@ -1,0 +1,64 @@
+// The columns a collection's sheet may have: the fabric code that keys a row, every field of spec
+// §3's fabric information form, and the columns that name a row's image files.
+import {
+  CHOICE_FIELD_NAMES,
+  LONG_MAX,
+  LONG_TEXT_FIELDS,
+  SHORT_MAX,
+  SHORT_TEXT_FIELDS,
+  type ChoiceField,
+} from '../../../shared/fabric/fabric-fields';
+
+export const KEY_FIELD = 'code';
+export const IMAGE_FIELDS = ['model_images', 'pattern_images'] as const;
+export type ImageField = (typeof IMAGE_FIELDS)[number];
+
+/** In the order the template lists them. */
+export const SHEET_FIELDS = [
+  KEY_FIELD,
+  ...SHORT_TEXT_FIELDS,
+  ...CHOICE_FIELD_NAMES,
+  ...LONG_TEXT_FIELDS,
+  ...IMAGE_FIELDS,
+] as const;
+export type SheetField = (typeof SHEET_FIELDS)[number];
+
+export function isSheetField(value: unknown): value is SheetField {
+  return typeof value === 'string' && (SHEET_FIELDS as readonly string[]).includes(value);
+}
+
+export function isImageField(field: SheetField | null | undefined): field is ImageField {
+  return field === 'model_images' || field === 'pattern_images';
+}
+
+export function isChoiceField(field: SheetField | null | undefined): field is ChoiceField {
+  return (CHOICE_FIELD_NAMES as readonly string[]).includes(field ?? '');
+}
+
+/** A text field's length limit (spec §3's form), or undefined for the code and image columns. */
+export function textLimit(field: SheetField): number | undefined {
+  if ((SHORT_TEXT_FIELDS as readonly string[]).includes(field) || isChoiceField(field)) return SHORT_MAX;
+  if ((LONG_TEXT_FIELDS as readonly string[]).includes(field)) return LONG_MAX;
+  return undefined;
+}
+
+/** Image columns may repeat ("Model image 1", "Model image 2"); every other field takes one column. */
+export function mayRepeat(field: SheetField): boolean {
+  return isImageField(field);
+}
+
+// Bounds, checked before a sheet or an archive costs memory (issue: a collection is at most 500
+// rows; its images and their archive are bounded too).
+export const MAX_SHEET_BYTES = 5 * 1024 * 1024;
+export const MAX_SHEET_ROWS = 500;
+/** What an XLSX's XML may unpack to: 500 rows of the form's fields are a few megabytes. */
+export const MAX_SHEET_UNPACKED_BYTES = 50 * 1024 * 1024;
+export const MAX_COLLECTION_IMAGES = 5000;
+export const MAX_ZIP_BYTES = 1024 * 1024 * 1024;
+export const MAX_ZIP_ENTRIES = 6000;
+export const MAX_ZIP_UNPACKED_BYTES = 2 * 1024 * 1024 * 1024;
+/** An entry that unpacks to more than this many times its packed size is a ZIP bomb (images barely compress). */
+export const MAX_ZIP_RATIO = 100;
+/** A weight in g/m² (spec §3) is a number in this range; the heaviest fabrics stay well under it. */
+export const MIN_WEIGHT = 1;
+export const MAX_WEIGHT = 2000;
