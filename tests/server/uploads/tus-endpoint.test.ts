@@ -39,7 +39,11 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
 
   beforeAll(async () => {
     if (skip) return;
-    t = await createTestApp(kind, { UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024), UPLOAD_MAX_PENDING_PER_USER: '3' });
+    t = await createTestApp(kind, {
+      UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024),
+      UPLOAD_MAX_PENDING_PER_USER: '3',
+      CORS_ORIGINS: 'https://pwa.example',
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -54,6 +58,24 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
 
   it.skipIf(skip)('names the endpoint in /config.json beside the API groups', () => {
     expect(wire.endpoint).toBe('/api/uploads/');
+  });
+
+  it.skipIf(skip || kind !== 'sqlite')('lets a PWA on another origin speak tus and read its headers', async () => {
+    const origin = 'https://pwa.example';
+    const preflight = await fetch(`${wire.base}${wire.endpoint}${'a'.repeat(32)}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,tus-resumable,upload-offset,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
+    const created = await wire.create(designer.token, { length: 1000, ...png }, { origin });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('access-control-allow-origin')).toBe(origin);
+    const exposed = created.headers.get('access-control-expose-headers') ?? '';
+    for (const header of ['Location', 'Upload-Offset', 'Upload-Length', 'Tus-Resumable', 'Upload-Expires']) expect(exposed).toContain(header);
+    expect(created.headers.get('upload-expires')).toBeTruthy();
+    expect((await wire.terminate(new URL(created.headers.get('location')!, wire.base).href, designer.token)).status).toBe(204);
   });
 
   it.skipIf(skip)('refuses a creation before its first byte: token, length, type, purpose, metadata', async () => {
