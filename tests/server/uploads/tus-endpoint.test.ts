@@ -3,7 +3,7 @@
 // type or purpose not taken, missing metadata or the owner's bounds; an append cut off part-way is
 // resumed from the offset the server reports and the stored bytes are the file's; a sliver of an
 // image is refused as soon as its header is in; a finished upload stands for the file in the
-// upscale calls (single and batch) and the analysis form; lapsed uploads are swept.
+// upscale calls (single and batch), the analysis form and the workshop's items; lapsed uploads are swept.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,6 +197,28 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
     const notTheirs = await analyse([['model_images_upload_id', id]], otherUser.token);
     expect(notTheirs.statusCode).toBe(404);
     expect(notTheirs.json()).toMatchObject({ success: false, code: 404, message: 'The upload was not found, or it has expired' });
+  });
+
+  it.skipIf(skip)('counts uploads named in a workshop item as its images', async () => {
+    const admin = await t.adminToken();
+    const image = await makeImage('png', 64, 48);
+    const url = await wire.begin(admin, { length: image.length, filename: 'item.png', filetype: 'image/png', purpose: 'workshop' });
+    expect((await wire.patch(url, admin, 0, image)).status).toBe(204);
+    const id = url.split('/').pop()!;
+    const item = (parts: Array<[string, string]>) => {
+      const body = form([['type', 'image'], ...parts]);
+      return t.app.inject({
+        method: 'POST',
+        url: '/third-api/workshop/items',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': body.type, 'accept-language': 'en-US' },
+        payload: body.body,
+      });
+    };
+    const seven = await item(Array.from({ length: 7 }, () => ['images[]_upload_id', id] as [string, string]));
+    expect(seven.statusCode).toBe(400);
+    const unknown = await item([['images_upload_id', 'e'.repeat(32)]]);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ success: false, message: 'The upload was not found, or it has expired' });
   });
 
   it.skipIf(skip)('refuses a sliver of an image as soon as its header is in, and forgets it', async () => {
