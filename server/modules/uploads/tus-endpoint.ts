@@ -221,6 +221,8 @@ function tusError(error: Error | { status_code: number; body: string }, uploadLi
   const status = 'status_code' in error ? error.status_code : undefined;
   const body = 'body' in error ? String(error.body) : '';
   if (status === undefined) {
+    // Every lock connection of this replica is busy (team mode): a moment later one is free.
+    if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message)) return new AppError(503, 'upload_busy', { retryAfterSeconds: 2 });
     if (isStorageUnavailable(error)) return new AppError(503, 'storage_unavailable', { retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS });
     if (isDatabaseUnavailable(error)) return new AppError(503, 'database_unavailable', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
     log.error({ err: error }, 'upload request failed');
