@@ -24,7 +24,9 @@ describe.each(databaseKinds)('upload bounds on $kind', ({ kind, skip }) => {
   beforeAll(async () => {
     if (skip) return;
     dir = mkdtempSync(path.join(tmpdir(), 'loom-bounds-'));
-    db = await openDatabase(kind === 'sqlite' ? { kind, file: path.join(dir, 'db.sqlite') } : { kind, url: POSTGRES_URL, schema });
+    db = await openDatabase(
+      kind === 'sqlite' ? { kind, file: path.join(dir, 'db.sqlite') } : { kind, url: POSTGRES_URL, schema },
+    );
     await migrateToLatest(db);
     repo = new UploadRepository(db, () => new Date(nowMs), 24 * HOUR);
   });
@@ -40,7 +42,18 @@ describe.each(databaseKinds)('upload bounds on $kind', ({ kind, skip }) => {
     const t = new Date(nowMs).toISOString();
     const row = await db.kysely
       .insertInto('users')
-      .values({ account: `bounds-${users}`, wechat_account: null, phone: null, international_code: '86', display_name: 'b', user_level: 'DESIGNER', password_hash: null, disabled: 0, created_at: t, updated_at: t })
+      .values({
+        account: `bounds-${users}`,
+        wechat_account: null,
+        phone: null,
+        international_code: '86',
+        display_name: 'b',
+        user_level: 'DESIGNER',
+        password_hash: null,
+        disabled: 0,
+        created_at: t,
+        updated_at: t,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -54,24 +67,29 @@ describe.each(databaseKinds)('upload bounds on $kind', ({ kind, skip }) => {
     length,
   });
 
-  it.skipIf(skip)('refuses past the bytes bound, says when the oldest lapses, and counts no finished upload', async () => {
-    const id = await user();
-    const bounds = { count: 10, bytes: 5000 };
-    expect(await repo.create(upload(id, 1, 3000), bounds)).toBeUndefined();
-    nowMs += HOUR;
-    const refused = await repo.create(upload(id, 2, 3000), bounds);
-    expect(refused?.retryAfterSeconds).toBe(23 * 3600);
-    expect(await repo.create(upload(id, 3, 2000), bounds)).toBeUndefined();
-    await repo.finish(upload(id, 1, 3000).id, 3000);
-    expect(await repo.create(upload(id, 4, 3000), bounds)).toBeUndefined();
-    // A lapsed upload counts no more either.
-    nowMs += 24 * HOUR;
-    expect(await repo.create(upload(id, 5, 5000), bounds)).toBeUndefined();
-  });
+  it.skipIf(skip)(
+    'refuses past the bytes bound, says when the oldest lapses, and counts no finished upload',
+    async () => {
+      const id = await user();
+      const bounds = { count: 10, bytes: 5000 };
+      expect(await repo.create(upload(id, 1, 3000), bounds)).toBeUndefined();
+      nowMs += HOUR;
+      const refused = await repo.create(upload(id, 2, 3000), bounds);
+      expect(refused?.retryAfterSeconds).toBe(23 * 3600);
+      expect(await repo.create(upload(id, 3, 2000), bounds)).toBeUndefined();
+      await repo.finish(upload(id, 1, 3000).id, 3000);
+      expect(await repo.create(upload(id, 4, 3000), bounds)).toBeUndefined();
+      // A lapsed upload counts no more either.
+      nowMs += 24 * HOUR;
+      expect(await repo.create(upload(id, 5, 5000), bounds)).toBeUndefined();
+    },
+  );
 
   it.skipIf(skip)('lets no race of creations pass the count together', async () => {
     const id = await user();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, n) => repo.create(upload(id, 100 + n, 10), { count: 4, bytes: 1e9 })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, n) => repo.create(upload(id, 100 + n, 10), { count: 4, bytes: 1e9 })),
+    );
     expect(results.filter((r) => r === undefined)).toHaveLength(4);
   });
 });
