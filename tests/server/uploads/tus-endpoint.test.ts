@@ -6,6 +6,7 @@
 // upscale calls (single and batch), the analysis form and the workshop's items; lapsed uploads are swept.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { Upload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -189,6 +190,31 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
           height: 64,
         });
       }
+    },
+  );
+
+  it.skipIf(skip || kind !== 'sqlite')(
+    'takes an upload from tus-js-client, the client the PWA uses, in chunks',
+    async () => {
+      const image = await makeImage('png', 120, 90);
+      const url = await new Promise<string>((resolve, reject) => {
+        const upload = new Upload(image, {
+          endpoint: wire.base + wire.endpoint,
+          headers: { authorization: `Bearer ${designer.token}` },
+          metadata: { filename: 'client.png', filetype: 'image/png', purpose: 'upscale' },
+          chunkSize: Math.ceil(image.length / 3),
+          retryDelays: [],
+          onError: reject,
+          onSuccess: () => resolve(upload.url!),
+        });
+        upload.start();
+      });
+      const id = url.split('/').pop()!;
+      expect(sha256(await t.app.uploadReferences!.read(id))).toBe(sha256(image));
+      expect(await t.app.uploadReferences!.find(id, designer.id)).toEqual({
+        name: 'client.png',
+        length: image.length,
+      });
     },
   );
 
