@@ -15,7 +15,17 @@ export type ServerVerdict =
   | { kind: 'needs-token' }
   /** The service is full and did not take the job (429, 503): back off and send again. */
   | { kind: 'service-busy'; retryAfterMs?: number }
-  | { kind: 'failed'; error: QueueError };
+  | { kind: 'failed'; error: QueueError }
+  /**
+   * The call named a resumable upload the server does not have whole: gone (404
+   * upload_not_found: expired or swept, so upload the file anew) or unfinished (409
+   * upload_incomplete: resume it). Then call again.
+   */
+  | { kind: 'upload-again'; restart: boolean };
+
+/** The server's codes for a referenced upload it cannot use (the tus contract). */
+export const UPLOAD_NOT_FOUND = 'upload_not_found';
+export const UPLOAD_INCOMPLETE = 'upload_incomplete';
 
 export function serverVerdict(outcome: SendOutcome, bytesSent: boolean): ServerVerdict {
   switch (outcome.kind) {
@@ -27,6 +37,8 @@ export function serverVerdict(outcome: SendOutcome, bytesSent: boolean): ServerV
       return { kind: 'in-transit', mayHaveReachedServer: bytesSent || outcome.reachedServer === true };
     case 'http-error': {
       const { status } = outcome;
+      if (status === 404 && outcome.code === UPLOAD_NOT_FOUND) return { kind: 'upload-again', restart: true };
+      if (status === 409 && outcome.code === UPLOAD_INCOMPLETE) return { kind: 'upload-again', restart: false };
       if (CUT_STATUSES.has(status)) return { kind: 'in-transit', mayHaveReachedServer: true, retryAfterMs: outcome.retryAfterMs };
       if (status === 401) return { kind: 'needs-token' };
       if (status === 429 || status === 503) return { kind: 'service-busy', retryAfterMs: outcome.retryAfterMs };
