@@ -6,7 +6,7 @@
 // so the caller keeps the URL with its own work (the upscale queue's items in IndexedDB).
 // Runs in a worker, on a page and in Node (the benchmark passes a Buffer there).
 import { Upload, type DetailedError } from 'tus-js-client';
-import { parseRetryAfterSeconds } from '../api/retry-after';
+import { parseRetryAfterSeconds } from '../api/retry-after.js';
 
 /** What the server is told the file is for (the contract's Upload-Metadata `purpose`). */
 export type UploadPurpose = 'upscale' | 'analysis' | 'regenerate' | 'workshop';
