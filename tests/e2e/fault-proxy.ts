@@ -147,7 +147,8 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
     }
     const path = req.url ?? '';
     const isUpload = isUploadRequest(req.method, path);
-    const key = String(req.headers['idempotency-key'] ?? '');
+    // A tus PATCH has no key: its upload URL names the file it carries.
+    const key = String(req.headers['idempotency-key'] ?? (req.method === 'PATCH' ? path : ''));
     if (isUpload) {
       counts.uploads += 1;
       counts.uploadKeys.push(key);
