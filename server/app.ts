@@ -30,6 +30,7 @@ import { registerVideoRoutes } from './modules/generation/videos/video-routes.js
 import { registerEnginesRoute } from './modules/generation/engines/engines-route.js';
 import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
 import { registerFileRoutes } from './storage/file-routes.js';
+import { createUploadsModule, tusEndpointUrl } from './modules/uploads/uploads-module.js';
 import { sweepRenderFolders } from './providers/local/render-folders.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
 
@@ -129,12 +130,29 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    // Beyond the plugin's GET, HEAD and POST: the API's PUT and DELETE, and tus's PATCH.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     credentials: false,
   });
 
+  // Resumable uploads (tus), where this server takes API requests: the multipart calls may then
+  // name a finished upload instead of sending its file.
+  const uploads = config.uploads.tus && config.role !== 'worker' ? createUploadsModule({ config, db, log: app.log, now: services.now }) : undefined;
+  if (uploads) {
+    app.decorate('uploads', uploads);
+    app.decorate('uploadReferences', uploads.references);
+    app.addHook('onReady', async () => uploads.sweep.start());
+    app.addHook('preClose', async () => uploads.sweep.stop());
+    app.addHook('onClose', async () => uploads.close());
+  }
+
   app.get('/config.json', async (_request, reply) => {
     void reply.header('cache-control', 'no-cache');
-    return { api: config.publicApi, version: '1.0.0' };
+    return {
+      api: config.publicApi,
+      ...(uploads ? { uploads: { tus: tusEndpointUrl(config.publicApi.main) } } : {}),
+      version: '1.0.0',
+    };
   });
 
   app.get('/openapi.json', async () => openapi.document());
@@ -189,6 +207,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerVideoRoutes(main, generation);
       registerEnginesRoute(main, generation);
       registerFileRoutes(main, { files: generation.files, links: generation.links, now: services.now });
+      uploads?.register(main, mainPrefix);
     },
     { prefix: mainPrefix },
   );

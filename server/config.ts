@@ -105,6 +105,21 @@ const envSchema = z.object({
       .max(64 * 1024 * 1024 * 1024, 'must be at most 64 GiB')
       .optional(),
   ),
+  // Resumable uploads (tus): on by default; off removes the endpoint and its /config.json entry.
+  UPLOADS_TUS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  // An unfinished (or finished but unused) upload is swept this long after its creation.
+  UPLOAD_EXPIRY_HOURS: int(24, 1, 24 * 30),
+  // One user's unfinished uploads at once, in count and in declared bytes; beyond them a 429.
+  UPLOAD_MAX_PENDING_PER_USER: int(200, 1, 100_000),
+  UPLOAD_MAX_PENDING_BYTES_PER_USER: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number of bytes' })
+      .int('must be a whole number of bytes')
+      .min(1024, 'must be at least 1024 bytes')
+      .max(1024 * 1024 * 1024 * 1024, 'must be at most 1 TiB')
+      .default(4 * 1024 * 1024 * 1024),
+  ),
   // Generation jobs one user may have waiting, per class (interactive / batch); more answer 429.
   JOB_MAX_WAITING_PER_USER: int(50, 1, 100_000),
   // Team mode: a worker whose heartbeat is older than this has its running jobs run by another.
@@ -178,6 +193,16 @@ export interface AppConfig {
   uploadLimitBytes: number;
   /** image and workshop upload bytes held in memory at once (bodies being read, files not yet stored) */
   generationMaxInflightBytes: number;
+  /** Resumable uploads on the tus protocol (server/modules/uploads/). */
+  uploads: {
+    /** The endpoint is served and named in /config.json. */
+    tus: boolean;
+    /** After creation, an upload (finished or not) is swept. */
+    expiryHours: number;
+    /** One user's unfinished uploads at once, and their declared bytes. */
+    maxPendingPerUser: number;
+    maxPendingBytesPerUser: number;
+  };
   staticDir: string;
   sms: { kind: 'outbox' } | { kind: 'webhook'; url: string; token?: string };
   loginThrottle: { maxAttempts: number; windowSeconds: number };
@@ -266,6 +291,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
     generationMaxInflightBytes: e.GENERATION_MAX_INFLIGHT_BYTES ?? 4 * e.UPLOAD_LIMIT_BYTES,
+    uploads: {
+      tus: e.UPLOADS_TUS === 'on',
+      expiryHours: e.UPLOAD_EXPIRY_HOURS,
+      maxPendingPerUser: e.UPLOAD_MAX_PENDING_PER_USER,
+      maxPendingBytesPerUser: e.UPLOAD_MAX_PENDING_BYTES_PER_USER,
+    },
     staticDir: path.resolve(e.STATIC_DIR),
     sms: e.SMS_WEBHOOK_URL
       ? { kind: 'webhook', url: e.SMS_WEBHOOK_URL, token: e.SMS_WEBHOOK_TOKEN }

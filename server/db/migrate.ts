@@ -12,6 +12,7 @@ import { wordedLabelsAndTextChangesMigration } from './migrations/0007-worded-la
 import { jobWorkersMigration } from './migrations/0008-job-workers.js';
 import { candidateTasksMigration } from './migrations/0009-candidate-tasks.js';
 import { rowOwnersMigration } from './migrations/0010-row-owners.js';
+import { uploadsMigration } from './migrations/0011-uploads.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -26,6 +27,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0008-job-workers': jobWorkersMigration(),
     '0009-candidate-tasks': candidateTasksMigration(),
     '0010-row-owners': rowOwnersMigration(),
+    '0011-uploads': uploadsMigration(dialect),
   };
 }
 

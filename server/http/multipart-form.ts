@@ -8,6 +8,53 @@ import { AppError } from './app-error.js';
 import { hasNul, nulRefusal } from './nul-guard.js';
 import type { UploadBudget, UploadHold } from './upload-budget.js';
 
+/**
+ * Finished resumable uploads, referenced in a form instead of a file part: a text field
+ * `<field>_upload_id` (or `<field>_upload_id[]`) whose value is an upload's id stands for a file of
+ * `<field>` (server/modules/uploads/ provides it; this layer names only what it asks of it).
+ */
+export interface UploadReferences {
+  /** The finished upload `id` of user `userId`: its name and length; an AppError 404 or 409 otherwise. */
+  find(id: string, userId: number): Promise<{ name: string; length: number }>;
+  /** Its bytes (an AppError 404 when the store has lost them). */
+  read(id: string): Promise<Buffer>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set where the server speaks tus: forms may then reference finished uploads. */
+    uploadReferences?: UploadReferences;
+  }
+}
+
+const REFERENCE_FIELD = /^(.+)_upload_id(\[\])?$/;
+
+/**
+ * The file field a text field references an upload for, when this server takes references and the
+ * request is a signed-in user's: `image_upload_id` → `image`; else undefined (an ordinary field).
+ */
+export function referencedField(request: FastifyRequest, fieldname: string): string | undefined {
+  if (!request.server.uploadReferences || !request.user) return undefined;
+  return REFERENCE_FIELD.exec(fieldname)?.[1];
+}
+
+/**
+ * The file a reference stands for, its length counted against `count` (the form's budget) before
+ * a byte is read; `admit` decides, with its name, whether it is kept (undefined when not).
+ */
+export async function referencedFile(
+  request: FastifyRequest,
+  id: string,
+  count: (bytes: number) => void,
+  admit: (name: string) => boolean = () => true,
+): Promise<{ name: string; data: Buffer } | undefined> {
+  const references = request.server.uploadReferences!;
+  const found = await references.find(id.trim(), request.user!.id);
+  if (!admit(found.name)) return undefined;
+  count(found.length);
+  return { name: found.name, data: await references.read(id.trim()) };
+}
+
 export interface FormLimits {
   /** bytes of one file */
   fileSize: number;
@@ -66,15 +113,35 @@ export async function readForm(
   const fields: FormField[] = [];
   const files: FormUpload[] = [];
   let current = '';
+  let referencedFiles = 0;
+  let fileParts = 0;
   try {
     const parts = request.parts({ limits: { ...o.limits, parts: o.limits.files + o.limits.fields } });
     for await (const part of parts) {
       // The edge's NUL rule (nul-guard.ts), for the text of a form: its fields and names.
       if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal(request, part.fieldname);
       if (part.type === 'field') {
+        const referenced = typeof part.value === 'string' ? referencedField(request, part.fieldname) : undefined;
+        if (referenced !== undefined) {
+          // A finished upload standing for a file of `referenced`: the same checks, in the order sent.
+          current = referenced;
+          const file = await referencedFile(request, part.value as string, (bytes) => {
+            if (bytes > o.limits.fileSize) throw o.tooLarge(current);
+            o.hold.count(bytes);
+          }, (name) => {
+            current = name;
+            if (!o.admitFile(referenced, name)) return false;
+            referencedFiles += 1;
+            if (referencedFiles + fileParts > o.limits.files) throw o.tooManyFiles?.() ?? new AppError(413, 'payload_too_large');
+            return true;
+          });
+          if (file) files.push({ field: referenced, ...file });
+          continue;
+        }
         if (typeof part.value === 'string') fields.push({ field: part.fieldname, value: part.value });
         continue;
       }
+      fileParts += 1;
       current = part.filename || part.fieldname;
       const keep = o.admitFile(part.fieldname, current);
       const chunks: Buffer[] = [];

@@ -56,6 +56,11 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /generation/engines': 'signed-in',
     // The link's HMAC signature and expiry are the check (links are only made for the owner's rows).
     'GET /files/:id/:name': 'public',
+    // Resumable uploads (tus): any signed-in user's own; the calls that use them check their roles.
+    'POST /uploads/': 'signed-in',
+    'GET /uploads/:id': 'signed-in',
+    'PATCH /uploads/:id': 'signed-in',
+    'DELETE /uploads/:id': 'signed-in',
   },
   image: {
     'POST /analyze-images-json-stream': TOOL_ROLES.videoGeneration,

@@ -15,16 +15,26 @@ export interface S3Bucket {
 }
 
 export function openS3Bucket(storage: Extract<StorageConfig, { kind: 's3' }>): S3Bucket {
-  const client = new S3Client({
+  const client = new S3Client(s3ClientSettings(storage));
+  nameStorageFailures(client);
+  return { client, bucket: storage.bucket, prefix: storage.prefix };
+}
+
+/** The client settings every S3 client of ours uses, for a client another library makes. */
+export function s3ClientSettings(storage: Extract<StorageConfig, { kind: 's3' }>) {
+  return {
     region: storage.region,
     forcePathStyle: storage.forcePathStyle,
     ...(storage.endpoint ? { endpoint: storage.endpoint } : {}),
     // Checksums only where an operation needs one: MinIO, R2 and other S3-compatible services
     // refuse the CRC32 headers newer SDKs add to every upload by default.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  // Every call of every store on this bucket: an outage is named as the storage's (storage-unavailable.ts).
+    requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+    responseChecksumValidation: 'WHEN_REQUIRED' as const,
+  };
+}
+
+/** Every call of every store on a bucket: an outage is named as the storage's (storage-unavailable.ts). */
+export function nameStorageFailures(client: Pick<S3Client, 'middlewareStack'>): void {
   client.middlewareStack.add(
     (next) => async (args) => {
       try {
@@ -35,7 +45,6 @@ export function openS3Bucket(storage: Extract<StorageConfig, { kind: 's3' }>): S
     },
     { step: 'initialize', name: 'loomStorageUnavailable' },
   );
-  return { client, bucket: storage.bucket, prefix: storage.prefix };
 }
 
 /**

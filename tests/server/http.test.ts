@@ -24,6 +24,7 @@ for (const db of databaseKinds) {
       const r = await t.app.inject({ method: 'GET', url: '/config.json' });
       expect(r.json()).toEqual({
         api: { main: '/api', image: '/image-api', upscale: '/upscale-api', third: '/third-api' },
+        uploads: { tus: '/api/uploads/' },
         version: '1.0.0',
       });
     });

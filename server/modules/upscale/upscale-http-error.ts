@@ -91,6 +91,10 @@ export function toUpscaleHttpError(error: unknown, ctx: ErrorContext): UpscaleHt
   if (isDatabaseUnavailable(error))
     return new UpscaleHttpError(503, 'database_unavailable', {}, { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
   if (error instanceof AppError) {
+    // A form's reference to a resumable upload (http/multipart-form.ts) that cannot stand for a file.
+    if (error.key === 'upload_not_found' || error.key === 'upload_incomplete') {
+      return new UpscaleHttpError(error.status, error.key, error.options.vars ?? {});
+    }
     if (error.status === 401) return new UpscaleHttpError(401, 'unauthorized');
     if (error.status === 403) return new UpscaleHttpError(403, 'forbidden');
     if (error.status === 404) return new UpscaleHttpError(404, 'not_found');

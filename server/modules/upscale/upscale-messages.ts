@@ -2,7 +2,7 @@
 // way as the main API's; Chinese when nothing matches). The sentences are the "upscale" dictionary
 // (server/locales/<language>/upscale.json); the Chinese file names the keys. What the upscale
 // service says as the main API does (signed out, no permission, not found, a database restart, a
-// storage outage, an internal error) is read from the main catalogue (messages.json), not copied.
+// storage outage, an internal error, a resumable upload it cannot use) is read from the main catalogue (messages.json), not copied.
 // Three codes the two share keep a sentence of the upscale service's own: queue_full (the service is busy, not the
 // person's own generations waiting) and the two shape refusals (no file name to quote).
 import { localeFrom, message, type MessageKey } from '../../http/messages.js';
@@ -16,6 +16,9 @@ const FROM_MAIN_CATALOGUE = [
   'internal_error',
   'database_unavailable',
   'storage_unavailable',
+  // A form's reference to a resumable upload that cannot stand for its file.
+  'upload_not_found',
+  'upload_incomplete',
 ] as const satisfies readonly MessageKey[];
 type MainCatalogueKey = (typeof FROM_MAIN_CATALOGUE)[number];
 

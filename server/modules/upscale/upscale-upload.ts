@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { UpscaleHttpError } from './upscale-http-error.js';
 import { AppError } from '../../http/app-error.js';
 import { hasNul, nulRefusal } from '../../http/nul-guard.js';
+import { referencedField, referencedFile } from '../../http/multipart-form.js';
 
 export interface UploadedFile {
   filename: string;
@@ -49,6 +50,14 @@ export async function readUpload(
       // The edge's NUL rule (nul-guard.ts), for the text of this form too.
       if (hasNul(part.fieldname) || (part.type === 'field' ? hasNul(part.value) : hasNul(part.filename))) throw nulRefusal(request, part.fieldname);
       if (part.type === 'field') {
+        const referenced = typeof part.value === 'string' ? referencedField(request, part.fieldname) : undefined;
+        if (referenced !== undefined && FILE_FIELDS.has(referenced)) {
+          // A finished resumable upload standing for an image part, in the order sent.
+          if (files.length >= limits.files) throw new UpscaleHttpError(413, 'too_many_files', { max: limits.files });
+          const file = await referencedFile(request, part.value as string, onChunk);
+          if (file) files.push({ filename: file.name, data: file.data, tooLarge: file.data.length > limits.fileSize });
+          continue;
+        }
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         continue;
       }

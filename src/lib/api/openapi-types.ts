@@ -1305,6 +1305,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/uploads/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a resumable upload (tus 1.0 creation; /config.json names this URL as uploads.tus) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Location: the upload URL, whose last segment is the id that the multipart calls accept as <field>_upload_id. Needs Tus-Resumable: 1.0.0, Upload-Length (at most UPLOAD_LIMIT_BYTES) and Upload-Metadata with filename, filetype (an image MIME type) and purpose (upscale, analysis, regenerate or workshop). Refusals: 400, 401, 413, 415, 429. */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/uploads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a resumable upload (tus 1.0 termination) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The upload and its bytes are removed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Append to a resumable upload (tus 1.0; HEAD answers its Upload-Offset) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Upload-Offset: the bytes the server has. 422 when the bytes are no image of an accepted type or shape (the upload is then removed). */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        trace?: never;
+    };
     "/upscale-api/models": {
         parameters: {
             query?: never;
