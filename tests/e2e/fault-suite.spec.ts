@@ -234,7 +234,13 @@ test('resumable uploads through cuts every 2 s, random cuts, a reload and an out
   await page.waitForTimeout(4000);
   proxy.cutUploadsAtRandomBytes(0);
   await proxy.outage(6000);
-  await expect(cards(page, 'completed')).toHaveCount(COUNT, { timeout: 90_000 });
+  await expect(cards(page, 'completed'))
+    .toHaveCount(COUNT, { timeout: 90_000 })
+    .catch(async (error: unknown) => {
+      const states = await page.getByTestId('result-card').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')}: ${e.textContent}`));
+      console.log(`fault suite: resumable uploads: cards at the end:\n${states.join('\n')}`);
+      throw error;
+    });
   await expect(cards(page, 'failed')).toHaveCount(0);
   expect(runsOnServer() - runsBefore).toBe(COUNT);
   // Each file reached the server once, with its bytes.

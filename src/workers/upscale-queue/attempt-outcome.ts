@@ -87,3 +87,15 @@ export function deviceResult(
 export function waitsForService(outcome: Extract<LocalOutcome, { kind: 'error' }>, item: QueueItem): boolean {
   return outcome.code === 'models_unavailable' && !item.params.onDevice;
 }
+
+/**
+ * A tus request's refusal, before the upscale call: the upload is gone (404, 410: expired or swept,
+ * so start a new one), or busy or out of step for a moment (423 locked while the server still
+ * holds the cut request; 409 an offset the server no longer has: a HEAD tells the right one), so
+ * resume it after the retry delay. Anything else means what it means for the upscale call.
+ */
+export function tusRefusal(status: number): 'start-anew' | 'resume' | 'as-is' {
+  if (status === 404 || status === 410) return 'start-anew';
+  if (status === 409 || status === 423) return 'resume';
+  return 'as-is';
+}

@@ -7,7 +7,7 @@
 // names the finished upload instead of carrying the file.
 import { backoffDelay, easeAfterSuccess, planRetry } from '../../lib/retry/retry-policy';
 import { uploadIdOf } from '../../lib/upload/tus-upload';
-import { serverResult, serverVerdict } from './attempt-outcome';
+import { serverResult, serverVerdict, tusRefusal } from './attempt-outcome';
 import { acceptedPercent, raisedProgress } from './item-transitions';
 import type { QueueItem } from './protocol';
 import type { QueueState } from './queue-state';
@@ -138,7 +138,15 @@ export class ServerLane {
       case 'aborted':
         return { kind: 'aborted' };
       case 'http-error':
-        return outcome;
+        switch (tusRefusal(outcome.status)) {
+          case 'start-anew':
+            if (current()) await state.update(item, { upload: undefined });
+            return { kind: 'network', reachedServer: false };
+          case 'resume':
+            return { kind: 'network', reachedServer: false };
+          case 'as-is':
+            return outcome;
+        }
     }
   }
 

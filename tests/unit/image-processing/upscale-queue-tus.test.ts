@@ -184,6 +184,30 @@ describe('upscale queue over tus', () => {
     expect(h.snapshot.paused).toBe('busy');
   });
 
+  it('a locked or out-of-step upload resumes after the retry delay; a gone one starts anew', async () => {
+    const tus = fakeUploads();
+    const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
+    h.setProbe(true);
+    await h.engine.configure(TUS_AUTH);
+    const [id] = await h.engine.enqueue(files(1), PARAMS);
+    await flush();
+    const url = tus.accept(tus.pending[0]!, 5);
+    tus.pending[0]!.resolve({ kind: 'http-error', status: 423, code: 423, message: '' });
+    await flush();
+    expect(h.statusOf(id!)).toBe('waiting');
+    await h.advance(RETRY_POLICY.firstDelayMs);
+    expect(tus.pending[0]!.attempt.uploadUrl).toBe(url);
+    tus.pending[0]!.resolve({ kind: 'http-error', status: 409, code: 409, message: '' });
+    await flush();
+    await h.advance(10 * RETRY_POLICY.firstDelayMs);
+    expect(tus.pending[0]!.attempt.uploadUrl).toBe(url);
+    tus.pending[0]!.resolve({ kind: 'http-error', status: 410, code: 410, message: '' });
+    await flush();
+    await h.advance(10 * RETRY_POLICY.firstDelayMs);
+    expect(tus.pending[0]!.attempt.uploadUrl).toBeUndefined();
+    expect(h.statusOf(id!)).toBe('processing');
+  });
+
   it('without a tus endpoint the file goes in the multipart call, as before', async () => {
     const tus = fakeUploads();
     const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
