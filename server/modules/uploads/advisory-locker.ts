@@ -36,6 +36,8 @@ export function createAdvisoryLocker(o: AdvisoryLockerOptions): AdvisoryLocker {
   pool.on('connect', (client) => void client.on('error', onError));
   /** The requests of this replica that hold a lock, by upload id: who to ask to let go. */
   const holders = new Map<string, RequestRelease>();
+  /** The connections that hold a lock now: closing the locker ends them, and their locks. */
+  const held = new Set<pg.PoolClient>();
   let listener: Promise<pg.Client> | undefined;
   let closed = false;
 
@@ -92,6 +94,7 @@ export function createAdvisoryLocker(o: AdvisoryLockerOptions): AdvisoryLocker {
         }
         if (locked) {
           this.client = client;
+          held.add(client);
           holders.set(this.id, requestRelease);
           return;
         }
@@ -108,6 +111,7 @@ export function createAdvisoryLocker(o: AdvisoryLockerOptions): AdvisoryLocker {
       const client = this.client;
       if (!client) throw new Error('Releasing an unlocked lock!');
       this.client = undefined;
+      held.delete(client);
       if (holders.get(this.id)) holders.delete(this.id);
       try {
         await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey(this.id)]);
@@ -127,6 +131,9 @@ export function createAdvisoryLocker(o: AdvisoryLockerOptions): AdvisoryLocker {
       closed = true;
       const client = await listener?.catch(() => undefined);
       await client?.end().catch(() => undefined);
+      // A lock still held (a request cut off by the close) goes with its connection.
+      for (const c of held) c.release(true);
+      held.clear();
       await pool.end();
     },
   };

@@ -290,14 +290,20 @@ function toWebRequest(request: FastifyRequest, head: HeadCapture | undefined): R
   }
   const raw = request.raw;
   const hasBody = request.method === 'PATCH' || request.method === 'POST';
-  // A client that hangs up mid-body ends this stream with an error: the store keeps what came.
+  // A client that hangs up mid-body ends this stream early but cleanly, as @tus/server's own Node
+  // entry does on a request's error: the store keeps what came (S3Store would drop its last, partial
+  // part on a stream error) and the next HEAD answers that offset.
   const body = hasBody
     ? (Readable.toWeb(
         Readable.from(
           (async function* () {
-            for await (const chunk of raw as AsyncIterable<Buffer>) {
-              head?.take(chunk);
-              yield chunk;
+            try {
+              for await (const chunk of raw as AsyncIterable<Buffer>) {
+                head?.take(chunk);
+                yield chunk;
+              }
+            } catch {
+              return;
             }
           })(),
         ),

@@ -1,0 +1,67 @@
+// Resumable uploads in the STORAGE_URL bucket (@tus/s3-store: an S3 multipart upload per upload,
+// its bytes short of a part kept as an incomplete part object), on the local S3 server: an append
+// cut part-way is resumed, the finished object is the file, a refused image and a terminated
+// upload leave nothing, and the sweep removes a lapsed one, finished or not. The database plays no
+// part here: SQLite only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { startS3Server, type S3TestServer } from '../storage/s3-server.js';
+import { makeImage } from '../upscale-service/upscale-helpers.js';
+import { TusWire, sha256 } from './tus-wire.js';
+
+describe('resumable uploads in an S3 bucket', () => {
+  let s3: S3TestServer;
+  let t: TestApp;
+  let wire: TusWire;
+  let token: string;
+  const png = { filename: 'bolt.png', filetype: 'image/png', purpose: 'upscale' };
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    t = await createTestApp('sqlite', s3.env('team'));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    wire = new TusWire(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, '/api/uploads/');
+    token = (await t.createUser('DESIGNER')).token;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await s3?.close();
+  });
+
+  it('resumes a cut append in the bucket and keeps the file whole under the prefix', async () => {
+    const image = await makeImage('png', 96, 64);
+    const url = await wire.begin(token, { length: image.length, ...png });
+    const id = url.split('/').pop()!;
+    await wire.cutPatch(url, token, 0, image, Math.floor(image.length / 2));
+    const offset = await wire.offset(url, token);
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThanOrEqual(Math.floor(image.length / 2));
+    const rest = await wire.patch(url, token, offset, image.subarray(offset));
+    expect(rest.status).toBe(204);
+    expect(sha256(await t.app.uploadReferences!.read(id))).toBe(sha256(image));
+    expect(await s3.keys(`team/uploads/${id}`)).toEqual([`team/uploads/${id}`, `team/uploads/${id}.info`]);
+  });
+
+  it('leaves nothing of a refused image or a terminated upload, and sweeps the lapsed ones', async () => {
+    const text = Buffer.from('plain words, not an image');
+    const refusedUrl = await wire.begin(token, { length: text.length, ...png });
+    expect((await wire.patch(refusedUrl, token, 0, text)).status).toBe(422);
+    const refusedId = refusedUrl.split('/').pop()!;
+    expect(await s3.keys(`team/uploads/${refusedId}`)).toEqual([]);
+
+    const image = await makeImage('png', 64, 64);
+    const endedUrl = await wire.begin(token, { length: image.length, ...png });
+    expect((await wire.patch(endedUrl, token, 0, image.subarray(0, 200))).status).toBe(204);
+    expect((await wire.terminate(endedUrl, token)).status).toBe(204);
+    expect(await s3.keys(`team/uploads/${endedUrl.split('/').pop()!}`)).toEqual([]);
+
+    const pendingUrl = await wire.begin(token, { length: image.length, ...png });
+    expect((await wire.patch(pendingUrl, token, 0, image.subarray(0, 300))).status).toBe(204);
+    expect((await s3.keys('team/uploads/')).length).toBeGreaterThan(0);
+    t.advance(25 * 3600);
+    const swept = await t.app.uploads!.sweep.run();
+    expect(swept.expired).toBeGreaterThanOrEqual(2);
+    expect(await s3.keys('team/uploads/')).toEqual([]);
+  });
+});
