@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../support/processes.js';
+import { addMultipartCalls, type S3rverInternals } from '../support/s3rver-multipart.js';
 import { atExit, removeDir } from './cleanup.js';
 
 /** The part of s3rver 3.7 used here; the package ships no types. */
@@ -53,6 +54,8 @@ export async function startS3(o: { bucket?: string; port?: number } = {}): Promi
     vhostBuckets: false,
     configureBuckets: [{ name: bucket }],
   });
+  // The multipart calls resumable uploads make (@tus/s3-store), which s3rver lacks.
+  addMultipartCalls(server as unknown as S3rverInternals);
   await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

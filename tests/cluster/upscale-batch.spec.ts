@@ -5,15 +5,22 @@
 //   2. one worker killed with kill -9 mid-batch: its job runs on the other worker once the
 //      heartbeat is WORKER_STALE_SECONDS old; every image is upscaled exactly once and all 30
 //      results appear with no click;
-//   3. PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made twice.
+//   3. PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made twice;
+//   4. a resumable upload begun through nginx, the API replica that took it killed with kill -9:
+//      the rest goes through nginx to the other replica, the stored object is the file, and the
+//      upscale call names the upload instead of sending it.
 // Runs per image are counted on the workers (their "upscale job started/done" log lines) and in
 // the upscale_jobs table. Each scenario's time is printed against the single process's.
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
+import sharp from 'sharp';
 import { makePng } from '../e2e/image-processing-helpers.js';
+import { signInApi } from '../e2e/offline-helpers.js';
 import { REPO_ROOT } from '../support/processes.js';
 import { removeDir } from './cleanup.js';
 import {
@@ -296,4 +303,97 @@ test('PostgreSQL restarted mid-batch: the batch finishes, nothing lost or made t
   console.log(
     `PostgreSQL restarted (${timings.postgresRestartMs} ms) after ${before} of ${BATCH} results: ${(timings.restartMs / 1000).toFixed(1)} s vs ${(timings.singleMs! / 1000).toFixed(1)} s on one process; ${summary}`,
   );
+});
+
+/** A photo-like PNG of noise: it does not compress, so its parts are real bytes on the wire. */
+async function noisePng(width: number, height: number): Promise<Buffer> {
+  const raw = randomBytes(width * height * 3);
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+const portOf = (upstream: string) => upstream.split(', ').at(-1)?.split(':').at(-1);
+
+// Last: it kills an API replica. Team mode's resumable uploads (server/modules/uploads/): the bytes in
+// the bucket, the lock on PostgreSQL, so the replica that is left continues what the dead one began.
+test('an upload begun at a replica that is then killed is finished through nginx at the other', async () => {
+  const { token } = await signInApi(cluster.url, cluster.admin.account, cluster.admin.password);
+  const tus = { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}` };
+  const image = await noisePng(192, 144);
+  let sent = 0;
+
+  const created = await fetch(`${cluster.url}/api/uploads/`, {
+    method: 'POST',
+    headers: {
+      ...tus,
+      'upload-length': String(image.length),
+      'upload-metadata': ['filename fabric.png', 'filetype image/png', 'purpose upscale']
+        .map((pair) => pair.split(' '))
+        .map(([k, v]) => `${k} ${Buffer.from(v!).toString('base64')}`)
+        .join(','),
+    },
+  });
+  expect(created.status).toBe(201);
+  const url = new URL(created.headers.get('location')!, `${cluster.url}/api/uploads/`).href;
+  const id = url.split('/').pop()!;
+
+  const patch = (offset: number, data: Buffer) => {
+    sent += data.length;
+    return fetch(url, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(data),
+    });
+  };
+  const first = Math.floor(image.length * 0.4);
+  expect((await patch(0, image.subarray(0, first))).status).toBe(204);
+  const took = cluster.lb.accessLog().findLast((e) => e.method === 'PATCH' && e.path.endsWith(id));
+  const [a, b] = cluster.replicas() as [Companion, Companion];
+  const holder = portOf(took!.upstream) === String(a.port) ? a : b;
+  const other = holder === a ? b : a;
+
+  let t = Date.now();
+  await holder.kill('SIGKILL');
+  timings.replicaKillMs = Date.now() - t;
+
+  t = Date.now();
+  const head = await fetch(url, { method: 'HEAD', headers: tus });
+  expect(head.status).toBe(200);
+  const offset = Number(head.headers.get('upload-offset'));
+  expect(offset).toBe(first);
+  const rest = await patch(offset, image.subarray(offset));
+  expect(rest.status).toBe(204);
+  timings.uploadResumeAfterKillMs = Date.now() - t;
+  // nginx writes a request's line once its answer is out: the last two may come a moment later.
+  const ofUpload = () => cluster.lb.accessLog().filter((e) => e.path.endsWith(id) && (e.method === 'HEAD' || e.method === 'PATCH'));
+  await expect.poll(() => ofUpload().length).toBe(3);
+  for (const e of ofUpload().slice(1)) expect(portOf(e.upstream)).toBe(String(other.port));
+
+  const client = new S3Client({
+    region: s3.region,
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
+  const object = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: `team/uploads/${id}` }));
+  const stored = Buffer.from(await object.Body!.transformToByteArray());
+  client.destroy();
+  expect(sha256(stored)).toBe(sha256(image));
+  console.log(`bytes sent per byte stored: ${(sent / stored.length).toFixed(3)} (${sent} / ${stored.length})`);
+
+  // The upscale call names the upload; the worker upscales the stored bytes.
+  t = Date.now();
+  const boundary = `----loom${Date.now().toString(16)}`;
+  const form =
+    `--${boundary}\r\ncontent-disposition: form-data; name="model_name"\r\n\r\nup2x-conservative\r\n` +
+    `--${boundary}\r\ncontent-disposition: form-data; name="image_upload_id"\r\n\r\n${id}\r\n--${boundary}--\r\n`;
+  const upscaled = await fetch(`${cluster.url}/upscale-api/upscale/single`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: form,
+  });
+  const answer = (await upscaled.json()) as { status: string; width: number; height: number };
+  expect(upscaled.status, JSON.stringify(answer)).toBe(200);
+  expect(answer).toMatchObject({ status: 'success', width: 384, height: 288 });
+  timings.upscaleByIdMs = Date.now() - t;
 });

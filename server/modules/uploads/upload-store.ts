@@ -4,6 +4,7 @@
 // way an upload's bytes sit under the blob key uploads/<id> once finished, so the blob store reads
 // them, and removes every object an upload leaves (its info, its incomplete part) by key.
 import path from 'node:path';
+import { AbortMultipartUploadCommand, ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import type { DataStore, KvStore } from '@tus/utils';
@@ -41,6 +42,7 @@ export function openUploadStore(o: {
   const key = (id: string) => `uploads/${id}`;
   let datastore: DataStore;
   let prefix = '';
+  let abortLapsed: (beforeMs: number) => Promise<number> = async () => 0;
   if (o.storage.kind === 's3') {
     prefix = `${o.storage.prefix}uploads/`;
     const store = new S3Store({
@@ -50,8 +52,12 @@ export function openUploadStore(o: {
       // could be stale there, so every request reads the upload's info from the bucket.
       cache: noCache,
     });
-    nameStorageFailures(s3ClientOf(store));
+    const client = s3ClientOf(store);
+    nameStorageFailures(client);
     datastore = store;
+    const bucket = o.storage.bucket;
+    const keys = prefix;
+    abortLapsed = (beforeMs) => abortLapsedMultipart(client, bucket, keys, beforeMs);
   } else {
     datastore = new FileStore({ directory: path.join(o.dataDir, 'uploads'), expirationPeriodInMilliseconds: o.expiryMs });
   }
@@ -67,10 +73,8 @@ export function openUploadStore(o: {
       for (const suffix of SIDE_SUFFIXES) await o.blobs.remove(key(id) + suffix);
     },
     async removeOrphans(beforeMs) {
-      let removed = await o.blobs.removeOlder('uploads/', beforeMs);
-      // S3's multipart uploads are no objects: only the store can list and abort them.
-      if (o.storage.kind === 's3') removed += await datastore.deleteExpired().catch(() => 0);
-      return removed;
+      // S3's multipart uploads are no objects: they are listed and aborted apart.
+      return (await o.blobs.removeOlder('uploads/', beforeMs)) + (await abortLapsed(beforeMs));
     },
   };
 }
@@ -82,6 +86,30 @@ const noCache: KvStore<never> = {
 };
 
 /** S3Store keeps its client protected; its failures are named like every other storage call. */
-function s3ClientOf(store: S3Store): Parameters<typeof nameStorageFailures>[0] {
-  return (store as unknown as { client: Parameters<typeof nameStorageFailures>[0] }).client;
+function s3ClientOf(store: S3Store): S3Client {
+  return (store as unknown as { client: S3Client }).client;
+}
+
+/**
+ * Aborts the multipart uploads under `prefix` begun before `beforeMs`. Not S3Store.deleteExpired:
+ * it lists every multipart upload of the bucket, and would abort another application's (or another
+ * deployment's, under another prefix) in a bucket they share.
+ */
+async function abortLapsedMultipart(client: S3Client, bucket: string, prefix: string, beforeMs: number): Promise<number> {
+  let aborted = 0;
+  let keyMarker: string | undefined;
+  let uploadIdMarker: string | undefined;
+  for (;;) {
+    const page = await client.send(
+      new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+    );
+    for (const upload of page.Uploads ?? []) {
+      if (!upload.Key?.startsWith(prefix) || !upload.Initiated || upload.Initiated.getTime() >= beforeMs) continue;
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+      aborted += 1;
+    }
+    if (!page.IsTruncated) return aborted;
+    keyMarker = page.NextKeyMarker;
+    uploadIdMarker = page.NextUploadIdMarker;
+  }
 }

@@ -3,7 +3,7 @@
 // type or purpose not taken, missing metadata or the owner's bounds; an append cut off part-way is
 // resumed from the offset the server reports and the stored bytes are the file's; a sliver of an
 // image is refused as soon as its header is in; a finished upload stands for the file in the
-// upscale calls (single and batch) and the analysis form; lapsed uploads are swept.
+// upscale calls (single and batch), the analysis form and the workshop's items; lapsed uploads are swept.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,11 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
 
   beforeAll(async () => {
     if (skip) return;
-    t = await createTestApp(kind, { UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024), UPLOAD_MAX_PENDING_PER_USER: '3' });
+    t = await createTestApp(kind, {
+      UPLOAD_LIMIT_BYTES: String(2 * 1024 * 1024),
+      UPLOAD_MAX_PENDING_PER_USER: '3',
+      CORS_ORIGINS: 'https://pwa.example',
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
@@ -54,6 +58,24 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
 
   it.skipIf(skip)('names the endpoint in /config.json beside the API groups', () => {
     expect(wire.endpoint).toBe('/api/uploads/');
+  });
+
+  it.skipIf(skip || kind !== 'sqlite')('lets a PWA on another origin speak tus and read its headers', async () => {
+    const origin = 'https://pwa.example';
+    const preflight = await fetch(`${wire.base}${wire.endpoint}${'a'.repeat(32)}`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,tus-resumable,upload-offset,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
+    const created = await wire.create(designer.token, { length: 1000, ...png }, { origin });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('access-control-allow-origin')).toBe(origin);
+    const exposed = created.headers.get('access-control-expose-headers') ?? '';
+    for (const header of ['Location', 'Upload-Offset', 'Upload-Length', 'Tus-Resumable', 'Upload-Expires']) expect(exposed).toContain(header);
+    expect(created.headers.get('upload-expires')).toBeTruthy();
+    expect((await wire.terminate(new URL(created.headers.get('location')!, wire.base).href, designer.token)).status).toBe(204);
   });
 
   it.skipIf(skip)('refuses a creation before its first byte: token, length, type, purpose, metadata', async () => {
@@ -175,6 +197,28 @@ describe.each(databaseKinds)('resumable uploads on $kind', ({ kind, skip }) => {
     const notTheirs = await analyse([['model_images_upload_id', id]], otherUser.token);
     expect(notTheirs.statusCode).toBe(404);
     expect(notTheirs.json()).toMatchObject({ success: false, code: 404, message: 'The upload was not found, or it has expired' });
+  });
+
+  it.skipIf(skip)('counts uploads named in a workshop item as its images', async () => {
+    const admin = await t.adminToken();
+    const image = await makeImage('png', 64, 48);
+    const url = await wire.begin(admin, { length: image.length, filename: 'item.png', filetype: 'image/png', purpose: 'workshop' });
+    expect((await wire.patch(url, admin, 0, image)).status).toBe(204);
+    const id = url.split('/').pop()!;
+    const item = (parts: Array<[string, string]>) => {
+      const body = form([['type', 'image'], ...parts]);
+      return t.app.inject({
+        method: 'POST',
+        url: '/third-api/workshop/items',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': body.type, 'accept-language': 'en-US' },
+        payload: body.body,
+      });
+    };
+    const seven = await item(Array.from({ length: 7 }, () => ['images[]_upload_id', id] as [string, string]));
+    expect(seven.statusCode).toBe(400);
+    const unknown = await item([['images_upload_id', 'e'.repeat(32)]]);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ success: false, message: 'The upload was not found, or it has expired' });
   });
 
   it.skipIf(skip)('refuses a sliver of an image as soon as its header is in, and forgets it', async () => {

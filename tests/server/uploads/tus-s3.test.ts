@@ -1,8 +1,10 @@
 // Resumable uploads in the STORAGE_URL bucket (@tus/s3-store: an S3 multipart upload per upload,
 // its bytes short of a part kept as an incomplete part object), on the local S3 server: an append
 // cut part-way is resumed, the finished object is the file, a refused image and a terminated
-// upload leave nothing, and the sweep removes a lapsed one, finished or not. The database plays no
+// upload leave nothing, and the sweep removes a lapsed one, finished or not, and a multipart upload
+// no row names under its prefix (never another deployment's in the same bucket). The database plays no
 // part here: SQLite only.
+import { CreateMultipartUploadCommand, ListMultipartUploadsCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { startS3Server, type S3TestServer } from '../storage/s3-server.js';
@@ -59,9 +61,17 @@ describe('resumable uploads in an S3 bucket', () => {
     const pendingUrl = await wire.begin(token, { length: image.length, ...png });
     expect((await wire.patch(pendingUrl, token, 0, image.subarray(0, 300))).status).toBe(204);
     expect((await s3.keys('team/uploads/')).length).toBeGreaterThan(0);
+    // A multipart upload no row names (its replica died between the two), and another deployment's.
+    const { client, bucket } = s3.bucket('');
+    for (const key of ['team/uploads/' + 'e'.repeat(32), 'elsewhere/uploads/' + 'e'.repeat(32)]) {
+      await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    }
     t.advance(25 * 3600);
     const swept = await t.app.uploads!.sweep.run();
     expect(swept.expired).toBeGreaterThanOrEqual(2);
     expect(await s3.keys('team/uploads/')).toEqual([]);
+    const left = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+    expect((left.Uploads ?? []).map((u) => u.Key)).toEqual(['elsewhere/uploads/' + 'e'.repeat(32)]);
+    client.destroy();
   });
 });
