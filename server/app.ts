@@ -146,7 +146,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.addHook('onClose', async () => uploads.close());
   }
 
-  app.get('/config.json', async (_request, reply) => {
+  const configDoc = {
+    config: {
+      openapi: {
+        summary: "The PWA's runtime settings: each API group's base URL, and uploads.tus (the tus endpoint) where this server takes resumable uploads",
+        tags: ['config'],
+      },
+    },
+  };
+  app.get('/config.json', configDoc, async (_request, reply) => {
     void reply.header('cache-control', 'no-cache');
     return {
       api: config.publicApi,

@@ -39,10 +39,16 @@ export function addMultipartCalls(server: S3rverInternals): void {
       const dir = path.join(uploads, uploadId);
       const names = await readdir(dir).catch(() => undefined);
       if (!names) return noSuchUpload();
-      const numbers = names.filter((n) => /^\d+$/.test(n)).map(Number).sort((a, b) => a - b);
+      const numbers = names
+        .filter((n) => /^\d+$/.test(n))
+        .map(Number)
+        .sort((a, b) => a - b);
       const parts = await Promise.all(
         numbers.map(async (n) => {
-          const [size, md5] = await Promise.all([stat(path.join(dir, String(n))).then((s) => s.size), readFile(path.join(dir, `${n}.md5`), 'utf8')]);
+          const [size, md5] = await Promise.all([
+            stat(path.join(dir, String(n))).then((s) => s.size),
+            readFile(path.join(dir, `${n}.md5`), 'utf8'),
+          ]);
           return `<Part><PartNumber>${n}</PartNumber><ETag>"${md5.trim()}"</ETag><Size>${size}</Size></Part>`;
         }),
       );

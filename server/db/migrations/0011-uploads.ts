@@ -24,7 +24,11 @@ export function uploadsMigration(dialect: Dialect) {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('expires_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('uploads_user').on('uploads').columns(['user_id', 'finished', 'expires_at']).execute();
+      await db.schema
+        .createIndex('uploads_user')
+        .on('uploads')
+        .columns(['user_id', 'finished', 'expires_at'])
+        .execute();
       await db.schema.createIndex('uploads_expiry').on('uploads').columns(['expires_at']).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {

@@ -29,7 +29,11 @@ export interface AdvisoryLocker extends Locker {
 
 export function createAdvisoryLocker(o: AdvisoryLockerOptions): AdvisoryLocker {
   const timeoutMs = o.acquireTimeoutMs ?? 30_000;
-  const pool = new pg.Pool({ connectionString: o.url, max: o.maxHeld ?? 20, connectionTimeoutMillis: timeoutMs });
+  const pool = new pg.Pool({
+    connectionString: o.url,
+    max: o.maxHeld ?? 20,
+    connectionTimeoutMillis: timeoutMs,
+  });
   const onError = o.onError ?? (() => undefined);
   // A connection the database closes (a restart) is dropped by the pool: its locks died with it.
   pool.on('error', onError);

@@ -21,7 +21,12 @@ import { discardRestOfBody } from '../../http/multipart-form.js';
 import { isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from '../../storage/storage-unavailable.js';
 import { isAcceptedImageType } from '../../../shared/images/image-types.js';
 import { HEAD_BYTES, refuseHead, refuseWhole } from './upload-image-check.js';
-import { UPLOAD_PURPOSES, type PendingBounds, type UploadPurpose, type UploadRepository } from './upload-repository.js';
+import {
+  UPLOAD_PURPOSES,
+  type PendingBounds,
+  type UploadPurpose,
+  type UploadRepository,
+} from './upload-repository.js';
 import { UPLOAD_ID, type UploadStore } from './upload-store.js';
 
 export interface TusEndpointOptions {
@@ -96,7 +101,13 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
       );
       if (reached) {
         const gb = Math.round((o.bounds.bytes / 1024 ** 3) * 10) / 10;
-        throw refusal(call, new AppError(429, 'upload_bounds_reached', { vars: { count: o.bounds.count, gb }, retryAfterSeconds: reached.retryAfterSeconds }));
+        throw refusal(
+          call,
+          new AppError(429, 'upload_bounds_reached', {
+            vars: { count: o.bounds.count, gb },
+            retryAfterSeconds: reached.retryAfterSeconds,
+          }),
+        );
       }
       return {};
     },
@@ -134,7 +145,10 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
     // Another user's upload is answered as no upload at all.
     if (id !== undefined && (!row || row.userId !== user.id)) throw new AppError(404, 'upload_not_found');
     const startOffset = request.method === 'POST' ? 0 : Number(request.headers['upload-offset']);
-    const head = startOffset === 0 && (request.method === 'PATCH' || request.method === 'POST') ? new HeadCapture() : undefined;
+    const head =
+      startOffset === 0 && (request.method === 'PATCH' || request.method === 'POST')
+        ? new HeadCapture()
+        : undefined;
     const web = toWebRequest(request, head);
     const call: Call = { userId: user.id, locale: localeFrom(request.headers['accept-language']) };
     calls.set(web, call);
@@ -166,7 +180,12 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
   const checkHead = async (uploadId: string, bytes: Buffer): Promise<AppError | undefined> => {
     const row = await o.repo.find(uploadId);
     if (!row) return undefined;
-    return refuseHead(bytes, row.fileName, o.maxPixels(row.purpose as UploadPurpose), bytes.length >= row.length);
+    return refuseHead(
+      bytes,
+      row.fileName,
+      o.maxPixels(row.purpose as UploadPurpose),
+      bytes.length >= row.length,
+    );
   };
 
   const doc = (summary: string, status: number, description: string) => ({
@@ -193,12 +212,19 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
     ),
     handle,
   );
-  group.delete('/uploads/:id', doc('End a resumable upload (tus 1.0 termination)', 204, 'The upload and its bytes are removed.'), handle);
+  group.delete(
+    '/uploads/:id',
+    doc('End a resumable upload (tus 1.0 termination)', 204, 'The upload and its bytes are removed.'),
+    handle,
+  );
 }
 
 /** The metadata's file name, type and purpose, or the refusal of a creation. */
-function checkCreation(upload: Upload): { fileName: string; fileType: string; purpose: UploadPurpose } | AppError {
-  if (upload.sizeIsDeferred) return new AppError(400, 'upload_field_required', { vars: { field: 'Upload-Length' } });
+function checkCreation(
+  upload: Upload,
+): { fileName: string; fileType: string; purpose: UploadPurpose } | AppError {
+  if (upload.sizeIsDeferred)
+    return new AppError(400, 'upload_field_required', { vars: { field: 'Upload-Length' } });
   const meta = upload.metadata ?? {};
   for (const field of ['filename', 'filetype', 'purpose'] as const) {
     if (!meta[field]) return new AppError(400, 'upload_field_required', { vars: { field } });
@@ -209,20 +235,31 @@ function checkCreation(upload: Upload): { fileName: string; fileType: string; pu
     return new AppError(400, 'upload_field_invalid', { vars: { field: 'filename' } });
   }
   const purpose = meta.purpose as UploadPurpose;
-  if (!UPLOAD_PURPOSES.includes(purpose)) return new AppError(400, 'upload_field_invalid', { vars: { field: 'purpose' } });
+  if (!UPLOAD_PURPOSES.includes(purpose))
+    return new AppError(400, 'upload_field_invalid', { vars: { field: 'purpose' } });
   // Every purpose takes images today (the workshop's items too); its own types would be chosen here.
   const fileType = meta.filetype!.toLowerCase();
-  if (!isAcceptedImageType(fileType)) return new AppError(415, 'upload_type_not_accepted', { vars: { type: fileType.slice(0, 100) } });
+  if (!isAcceptedImageType(fileType))
+    return new AppError(415, 'upload_type_not_accepted', { vars: { type: fileType.slice(0, 100) } });
   return { fileName, fileType, purpose };
 }
 
 /** @tus/server's own refusals (plain text) and failures, as our envelope's keys. */
-function tusError(error: Error | { status_code: number; body: string }, uploadLimitBytes: number, log: FastifyBaseLogger): AppError {
+function tusError(
+  error: Error | { status_code: number; body: string },
+  uploadLimitBytes: number,
+  log: FastifyBaseLogger,
+): AppError {
   const status = 'status_code' in error ? error.status_code : undefined;
   const body = 'body' in error ? String(error.body) : '';
   if (status === undefined) {
-    if (isStorageUnavailable(error)) return new AppError(503, 'storage_unavailable', { retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS });
-    if (isDatabaseUnavailable(error)) return new AppError(503, 'database_unavailable', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+    // Every lock connection of this replica is busy (team mode): a moment later one is free.
+    if (error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message))
+      return new AppError(503, 'upload_busy', { retryAfterSeconds: 2 });
+    if (isStorageUnavailable(error))
+      return new AppError(503, 'storage_unavailable', { retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS });
+    if (isDatabaseUnavailable(error))
+      return new AppError(503, 'database_unavailable', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
     log.error({ err: error }, 'upload request failed');
     return new AppError(500, 'internal_error');
   }
@@ -246,7 +283,10 @@ function envelope(locale: Locale | undefined, error: AppError): string {
   return JSON.stringify({
     success: false,
     code: error.status,
-    message: message(error.key, locale ?? localeFrom(undefined), { seconds: retryAfterSeconds ?? 0, ...vars }),
+    message: message(error.key, locale ?? localeFrom(undefined), {
+      seconds: retryAfterSeconds ?? 0,
+      ...vars,
+    }),
     data: errors ? { errors } : (data ?? null),
   });
 }

@@ -16,21 +16,33 @@ const SNIFF_BYTES = 12;
  * What the first `head.length` bytes already refuse, or undefined when they pass or cannot tell yet.
  * `complete` says the head is the whole file.
  */
-export async function refuseHead(head: Buffer, name: string, maxPixels: number, complete: boolean): Promise<AppError | undefined> {
+export async function refuseHead(
+  head: Buffer,
+  name: string,
+  maxPixels: number,
+  complete: boolean,
+): Promise<AppError | undefined> {
   if (head.length < SNIFF_BYTES && !complete) return undefined;
   if (!sniffImageFormat(head)) return new AppError(422, 'unsupported_image_type', { vars: { name } });
   const header = await readImageHeader(head);
   // A header past the bytes kept (a long EXIF block) is read at the end, from the whole file.
   if (!header) return undefined;
-  if (header.width * header.height > maxPixels) return new AppError(422, 'image_too_many_pixels', { vars: { name, max: maxPixels } });
+  if (header.width * header.height > maxPixels)
+    return new AppError(422, 'image_too_many_pixels', { vars: { name, max: maxPixels } });
   const shape = imageShapeProblem(header.width, header.height);
-  if (shape?.problem === 'too_narrow') return new AppError(422, 'image_too_narrow', { vars: { name, min: shape.min } });
-  if (shape?.problem === 'too_elongated') return new AppError(422, 'aspect_ratio_too_large', { vars: { name, max: shape.max } });
+  if (shape?.problem === 'too_narrow')
+    return new AppError(422, 'image_too_narrow', { vars: { name, min: shape.min } });
+  if (shape?.problem === 'too_elongated')
+    return new AppError(422, 'aspect_ratio_too_large', { vars: { name, max: shape.max } });
   return undefined;
 }
 
 /** The whole file's refusal, or undefined: every rule a form's file meets, each answered 422. */
-export async function refuseWhole(data: Buffer, name: string, limits: { maxBytes: number; maxPixels: number }): Promise<AppError | undefined> {
+export async function refuseWhole(
+  data: Buffer,
+  name: string,
+  limits: { maxBytes: number; maxPixels: number },
+): Promise<AppError | undefined> {
   try {
     await checkUploadedImage(data, name, limits);
     return undefined;

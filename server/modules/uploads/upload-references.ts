@@ -12,7 +12,8 @@ export function createUploadReferences(repo: UploadRepository, store: UploadStor
       const row = UPLOAD_ID.test(id) ? await repo.find(id) : undefined;
       // Another user's upload is answered as no upload at all.
       if (!row || row.userId !== userId) throw new AppError(404, 'upload_not_found');
-      if (!row.finished) throw new AppError(409, 'upload_incomplete', { vars: { offset: row.offset, length: row.length } });
+      if (!row.finished)
+        throw new AppError(409, 'upload_incomplete', { vars: { offset: row.offset, length: row.length } });
       return { name: row.fileName, length: row.length };
     },
     async read(id) {

@@ -116,12 +116,21 @@ export class UploadRepository {
 
   /** The bytes the store has now (after a PATCH). */
   async recordOffset(id: string, offset: number): Promise<void> {
-    await this.db.updateTable('uploads').set({ upload_offset: offset }).where('id', '=', id).where('finished', '=', 0).execute();
+    await this.db
+      .updateTable('uploads')
+      .set({ upload_offset: offset })
+      .where('id', '=', id)
+      .where('finished', '=', 0)
+      .execute();
   }
 
   /** Every byte is in and the image passed its checks: calls may use it from now on. */
   async finish(id: string, length: number): Promise<void> {
-    await this.db.updateTable('uploads').set({ upload_offset: length, finished: 1 }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('uploads')
+      .set({ upload_offset: length, finished: 1 })
+      .where('id', '=', id)
+      .execute();
   }
 
   async remove(id: string): Promise<void> {

@@ -59,7 +59,10 @@ export function openUploadStore(o: {
     const keys = prefix;
     abortLapsed = (beforeMs) => abortLapsedMultipart(client, bucket, keys, beforeMs);
   } else {
-    datastore = new FileStore({ directory: path.join(o.dataDir, 'uploads'), expirationPeriodInMilliseconds: o.expiryMs });
+    datastore = new FileStore({
+      directory: path.join(o.dataDir, 'uploads'),
+      expirationPeriodInMilliseconds: o.expiryMs,
+    });
   }
   return {
     datastore,
@@ -95,17 +98,30 @@ function s3ClientOf(store: S3Store): S3Client {
  * it lists every multipart upload of the bucket, and would abort another application's (or another
  * deployment's, under another prefix) in a bucket they share.
  */
-async function abortLapsedMultipart(client: S3Client, bucket: string, prefix: string, beforeMs: number): Promise<number> {
+async function abortLapsedMultipart(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+  beforeMs: number,
+): Promise<number> {
   let aborted = 0;
   let keyMarker: string | undefined;
   let uploadIdMarker: string | undefined;
   for (;;) {
     const page = await client.send(
-      new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+      new ListMultipartUploadsCommand({
+        Bucket: bucket,
+        Prefix: prefix,
+        KeyMarker: keyMarker,
+        UploadIdMarker: uploadIdMarker,
+      }),
     );
     for (const upload of page.Uploads ?? []) {
-      if (!upload.Key?.startsWith(prefix) || !upload.Initiated || upload.Initiated.getTime() >= beforeMs) continue;
-      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }));
+      if (!upload.Key?.startsWith(prefix) || !upload.Initiated || upload.Initiated.getTime() >= beforeMs)
+        continue;
+      await client.send(
+        new AbortMultipartUploadCommand({ Bucket: bucket, Key: upload.Key, UploadId: upload.UploadId }),
+      );
       aborted += 1;
     }
     if (!page.IsTruncated) return aborted;

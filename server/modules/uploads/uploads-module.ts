@@ -30,7 +30,12 @@ export interface UploadsModule {
   close(): Promise<void>;
 }
 
-export function createUploadsModule(o: { config: AppConfig; db: Db; log: FastifyBaseLogger; now: () => Date }): UploadsModule {
+export function createUploadsModule(o: {
+  config: AppConfig;
+  db: Db;
+  log: FastifyBaseLogger;
+  now: () => Date;
+}): UploadsModule {
   const { config } = o;
   const expiryMs = config.uploads.expiryHours * 3600 * 1000;
   const blobs = openBlobStore(config);

@@ -9,6 +9,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The PWA's runtime settings: each API group's base URL, and uploads.tus (the tus endpoint) where this server takes resumable uploads */
         get: {
             parameters: {
                 query?: never;

@@ -11,7 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../server/app.js';
 import { loadConfig } from '../../../server/config.js';
-import { createAdvisoryLocker, type AdvisoryLocker } from '../../../server/modules/uploads/advisory-locker.js';
+import {
+  createAdvisoryLocker,
+  type AdvisoryLocker,
+} from '../../../server/modules/uploads/advisory-locker.js';
 import { ensureAdmin } from '../../../server/modules/users/ensure-admin.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { teamServerEnv, testServerEnv } from '../helpers/test-config.js';
@@ -52,12 +55,14 @@ describe.skipIf(postgres.skip)('advisory locks for uploads', () => {
     await waiter.unlock();
   });
 
-  it('times out when the holder keeps it, and frees it when the holder\'s connection is gone', async () => {
+  it("times out when the holder keeps it, and frees it when the holder's connection is gone", async () => {
     const id = `${Date.now().toString(16)}${'b'.repeat(20)}`;
     const holder = createAdvisoryLocker({ url: POSTGRES_URL });
     const other = locker(600);
     await holder.newLock(id).lock(new AbortController().signal, () => undefined);
-    await expect(other.newLock(id).lock(new AbortController().signal, () => undefined)).rejects.toMatchObject({ status_code: 500 });
+    await expect(other.newLock(id).lock(new AbortController().signal, () => undefined)).rejects.toMatchObject(
+      { status_code: 500 },
+    );
     // A replica that dies closes its connections: PostgreSQL ends its locks.
     await holder.close();
     const lock = other.newLock(id);
@@ -66,7 +71,7 @@ describe.skipIf(postgres.skip)('advisory locks for uploads', () => {
   });
 });
 
-describe.skipIf(postgres.skip)('two API replicas continue each other\'s uploads', () => {
+describe.skipIf(postgres.skip)("two API replicas continue each other's uploads", () => {
   const schema = uniqueSchema();
   const bossSchema = `${schema}_jobs`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-uploads-team-'));
@@ -76,12 +81,20 @@ describe.skipIf(postgres.skip)('two API replicas continue each other\'s uploads'
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i += 1) {
-      const config = loadConfig({ ...testServerEnv(dataDir, ADMIN), ...teamServerEnv('api', { url: POSTGRES_URL, schema, bossSchema }) });
+      const config = loadConfig({
+        ...testServerEnv(dataDir, ADMIN),
+        ...teamServerEnv('api', { url: POSTGRES_URL, schema, bossSchema }),
+      });
       const app = await buildApp(config);
       if (i === 0) await ensureAdmin(config, app.services);
       await app.listen({ port: 0, host: '127.0.0.1' });
       const address = app.server.address();
-      wires.push(new TusWire(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, '/api/uploads/'));
+      wires.push(
+        new TusWire(
+          `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+          '/api/uploads/',
+        ),
+      );
       apps.push(app);
     }
     const login = await apps[0]!.inject({ method: 'POST', url: '/api/auth/login-password', payload: ADMIN });
@@ -99,7 +112,12 @@ describe.skipIf(postgres.skip)('two API replicas continue each other\'s uploads'
   it('takes the rest of an upload on the replica that did not begin it', async () => {
     const [a, b] = wires as [TusWire, TusWire];
     const image = await makeImage('png', 120, 80);
-    const url = await a.begin(token, { length: image.length, filename: 'fabric.png', filetype: 'image/png', purpose: 'upscale' });
+    const url = await a.begin(token, {
+      length: image.length,
+      filename: 'fabric.png',
+      filetype: 'image/png',
+      purpose: 'upscale',
+    });
     const half = Math.floor(image.length / 2);
     expect((await a.patch(url, token, 0, image.subarray(0, half))).status).toBe(204);
     expect(await b.offset(on(b, url), token)).toBe(half);
@@ -112,7 +130,12 @@ describe.skipIf(postgres.skip)('two API replicas continue each other\'s uploads'
   it('stops a stalled append on one replica when the other is asked for the upload', async () => {
     const [a, b] = wires as [TusWire, TusWire];
     const image = await makeImage('png', 160, 120);
-    const url = await a.begin(token, { length: image.length, filename: 'stalled.png', filetype: 'image/png', purpose: 'upscale' });
+    const url = await a.begin(token, {
+      length: image.length,
+      filename: 'stalled.png',
+      filetype: 'image/png',
+      purpose: 'upscale',
+    });
     const sent = Math.floor(image.length / 3);
     // An append that sends a third and then goes silent, its connection open: it holds the lock.
     const target = new URL(url);
@@ -121,10 +144,18 @@ describe.skipIf(postgres.skip)('two API replicas continue each other\'s uploads'
       port: target.port,
       path: target.pathname,
       method: 'PATCH',
-      headers: { ...TUS, authorization: `Bearer ${token}`, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(image.length) },
+      headers: {
+        ...TUS,
+        authorization: `Bearer ${token}`,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(image.length),
+      },
     });
     stalled.on('error', () => undefined);
-    const stalledAnswer = new Promise<number>((resolve) => stalled.on('response', (r) => resolve(r.statusCode ?? 0)));
+    const stalledAnswer = new Promise<number>((resolve) =>
+      stalled.on('response', (r) => resolve(r.statusCode ?? 0)),
+    );
     stalled.write(image.subarray(0, sent));
     await new Promise((resolve) => setTimeout(resolve, 300));
 

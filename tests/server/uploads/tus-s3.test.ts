@@ -23,7 +23,10 @@ describe('resumable uploads in an S3 bucket', () => {
     t = await createTestApp('sqlite', s3.env('team'));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
-    wire = new TusWire(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, '/api/uploads/');
+    wire = new TusWire(
+      `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+      '/api/uploads/',
+    );
     token = (await t.createUser('DESIGNER')).token;
   });
   afterAll(async () => {
