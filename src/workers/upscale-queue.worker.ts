@@ -8,6 +8,7 @@ import { createIdbQueueStore } from './upscale-queue/idb-queue-store';
 import type { QueueAuth, QueueSnapshot, UpscaleQueueApi } from './upscale-queue/protocol';
 import { joinUrl, xhrSender } from './upscale-queue/xhr-sender';
 import { createLocalUpscaler } from './upscale-local/client';
+import { runTusAttempt } from '../lib/upload/tus-upload';
 
 const SNAPSHOT_INTERVAL_MS = 100;
 /** Set by the upscale service on GET /models (server/modules/upscale/upscale-routes.ts). */
@@ -34,6 +35,8 @@ function authHeaders(auth: QueueAuth): HeadersInit {
 const engine = new QueueEngine({
   store: createIdbQueueStore(),
   send: xhrSender,
+  // Resumable uploads where config.json names a tus endpoint: the page stays free while they run.
+  upload: runTusAttempt,
   // On-device upscaling (WebAssembly) while the service cannot be reached, or when chosen.
   local: createLocalUpscaler(),
   async probe(auth) {

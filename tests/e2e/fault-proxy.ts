@@ -1,11 +1,20 @@
 // A proxy in front of the companion server that makes the faults of a trade fair's network on
 // purpose: it resets a share of the upscale uploads at random (seeded, so a failure can be
 // replayed), resets only large bodies while small requests answer, delays requests, and cuts the
-// whole host. It counts what it did, so a test can say how hard the run was.
+// whole host. For resumable uploads it paces upload bodies like a booth's link, cuts every upload
+// on the wire at a fixed period or after a random number of bytes, and makes outages in which only
+// small requests pass. It counts what it did, and the upload bytes it received and passed on, so
+// a test can say how hard the run was and how many bytes were sent per byte stored.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Transform, type TransformCallback } from 'node:stream';
 
 const UPLOAD_PATH = '/upscale-api/upscale/single';
+
+/** An upload: the multipart upscale call, or a tus PATCH carrying a chunk of a file. */
+function isUploadRequest(method: string | undefined, path: string): boolean {
+  return (method === 'POST' && path.startsWith(UPLOAD_PATH)) || method === 'PATCH';
+}
 
 /** Mulberry32: a small seeded generator, so "30 % at random" is the same 30 % on every run. */
 export function seededRandom(seed: number): () => number {
@@ -36,6 +45,12 @@ export interface FaultCounts {
   uploadKeys: string[];
   /** Idempotency-Key of every request that was not an upload (the prompt outbox), with its method and path. */
   otherKeyed: { key: string; method: string; path: string }[];
+  /** Body bytes of upload requests received from the client (every attempt, cut or not): the bytes sent. */
+  uploadBytesIn: number;
+  /** Of those, the bytes passed on to the server. */
+  uploadBytesOut: number;
+  /** Upload requests cut on the wire by the periodic or random-byte cuts. */
+  uploadsCut: number;
 }
 
 export interface FaultProxy {
@@ -50,6 +65,14 @@ export interface FaultProxy {
   /** Stops accepting connections and drops the open ones, like a host that went away. */
   cutHost(): Promise<void>;
   restoreHost(): Promise<void>;
+  /** Paces every upload body through one shared link of this many bytes per second (0: unpaced). */
+  throttleUploads(bytesPerSecond: number): void;
+  /** Cuts every upload on the wire every `ms` (0 turns it off), as a network that drops every few seconds. */
+  cutUploadsEvery(ms: number): void;
+  /** Cuts each upload after a random number of body bytes, 1 to `maxBytes` (0 turns it off). */
+  cutUploadsAtRandomBytes(maxBytes: number): void;
+  /** For `ms`, resets every request whose body is larger than `bytes` while small requests pass; resolves when it ends. */
+  outage(ms: number, bytes?: number): Promise<void>;
   /** Points the proxy at another port (a restarted server). */
   retarget(port: number): void;
   close(): Promise<void>;
@@ -63,6 +86,12 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
   let largeBodyLimit = 0;
   let delayMs = 0;
   let hostCut = false;
+  let paceBytesPerSecond = 0;
+  /** When the shared link is free again (ms): each piece of a body waits its turn. */
+  let linkFreeAt = 0;
+  let cutTimer: ReturnType<typeof setInterval> | null = null;
+  let randomCutMax = 0;
+  const liveUploads = new Set<http.IncomingMessage>();
   const counts: FaultCounts = {
     uploads: 0,
     resetBeforeServer: 0,
@@ -72,6 +101,42 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
     whileHostCut: 0,
     uploadKeys: [],
     otherKeyed: [],
+    uploadBytesIn: 0,
+    uploadBytesOut: 0,
+    uploadsCut: 0,
+  };
+
+  const cutUpload = (req: http.IncomingMessage) => {
+    if (!liveUploads.delete(req)) return;
+    counts.uploadsCut += 1;
+    req.socket.destroy();
+  };
+
+  /** Counts an upload's body, paces it on the shared link, and cuts it after its random byte count. */
+  const uploadBody = (req: http.IncomingMessage): Transform => {
+    const cutAfter = randomCutMax > 0 ? 1 + Math.floor(random() * randomCutMax) : Infinity;
+    let seen = 0;
+    return new Transform({
+      transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+        // The socket, not the request: a request whose body was read whole counts as destroyed.
+        if (req.socket.destroyed) return callback();
+        counts.uploadBytesIn += chunk.length;
+        seen += chunk.length;
+        if (seen > cutAfter) {
+          cutUpload(req);
+          return callback();
+        }
+        const pass = () => {
+          if (req.socket.destroyed) return callback();
+          counts.uploadBytesOut += chunk.length;
+          callback(null, chunk);
+        };
+        if (paceBytesPerSecond <= 0) return pass();
+        const now = Date.now();
+        linkFreeAt = Math.max(now, linkFreeAt) + (chunk.length / paceBytesPerSecond) * 1000;
+        setTimeout(pass, linkFreeAt - now);
+      },
+    });
   };
 
   const server = http.createServer((req, res) => {
@@ -81,8 +146,9 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
       return;
     }
     const path = req.url ?? '';
-    const isUpload = req.method === 'POST' && path.startsWith(UPLOAD_PATH);
-    const key = String(req.headers['idempotency-key'] ?? '');
+    const isUpload = isUploadRequest(req.method, path);
+    // A tus PATCH has no key: its upload URL names the file it carries.
+    const key = String(req.headers['idempotency-key'] ?? (req.method === 'PATCH' ? path : ''));
     if (isUpload) {
       counts.uploads += 1;
       counts.uploadKeys.push(key);
@@ -94,7 +160,10 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
       counts.largeBodiesCut += 1;
       counts.largeBodyCuts.push({ key, at: Date.now() });
       // Read a little first, as a middlebox that gives up mid-upload does.
-      req.once('data', () => req.socket.destroy());
+      req.once('data', (chunk: Buffer) => {
+        if (isUpload) counts.uploadBytesIn += chunk.length;
+        req.socket.destroy();
+      });
       return;
     }
     let resetAfter = false;
@@ -125,9 +194,15 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
       // A server that is down or restarting: the device sees a dropped connection, as it would.
       upstream.on('error', () => req.socket.destroy());
       res.on('close', () => {
+        liveUploads.delete(req);
         if (!res.writableFinished) upstream.destroy();
       });
-      req.pipe(upstream);
+      if (isUpload) {
+        liveUploads.add(req);
+        req.pipe(uploadBody(req)).pipe(upstream);
+      } else {
+        req.pipe(upstream);
+      }
     };
     if (isUpload && delayMs > 0) setTimeout(forward, delayMs);
     else forward();
@@ -159,10 +234,26 @@ export async function startFaultProxy(targetPort: number, seed = 1): Promise<Fau
     async restoreHost() {
       hostCut = false;
     },
+    throttleUploads(bytesPerSecond) {
+      paceBytesPerSecond = bytesPerSecond;
+    },
+    cutUploadsEvery(ms) {
+      if (cutTimer) clearInterval(cutTimer);
+      cutTimer = ms > 0 ? setInterval(() => [...liveUploads].forEach(cutUpload), ms) : null;
+    },
+    cutUploadsAtRandomBytes(maxBytes) {
+      randomCutMax = maxBytes;
+    },
+    async outage(ms, bytes = 2048) {
+      largeBodyLimit = bytes;
+      await new Promise((r) => setTimeout(r, ms));
+      largeBodyLimit = 0;
+    },
     retarget(next) {
       target = next;
     },
     async close() {
+      if (cutTimer) clearInterval(cutTimer);
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
     },

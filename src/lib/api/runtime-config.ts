@@ -2,6 +2,8 @@
 // hosts and the companion server alike.
 export interface RuntimeConfig {
   api: { main: string; image: string; upscale: string; third: string };
+  /** Where the server speaks tus: its endpoint, shaped like the api URLs. Absent: files go up in the multipart calls. */
+  uploads?: { tus: string };
   version: string;
 }
 
@@ -10,6 +12,17 @@ let pending: Promise<RuntimeConfig> | null = null;
 function isRuntimeConfig(value: unknown): value is RuntimeConfig {
   const api = (value as { api?: Record<string, unknown> } | null)?.api;
   return !!api && ['main', 'image', 'upscale', 'third'].every((key) => typeof api[key] === 'string');
+}
+
+/** The tus endpoint as an absolute URL, or undefined where the server has none (or names it wrongly). */
+export function tusEndpoint(config: RuntimeConfig, base: string): string | undefined {
+  const tus = config.uploads?.tus;
+  if (typeof tus !== 'string' || tus === '') return undefined;
+  try {
+    return new URL(tus, base).href;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fetched once per page; a failed fetch is retried by the next caller instead of cached. */

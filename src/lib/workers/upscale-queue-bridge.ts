@@ -4,7 +4,7 @@
 // token or another account reaches it at once. A worker that dies is started again and configured,
 // which resumes the batch from IndexedDB; calls that were waiting on the dead one reject.
 import * as Comlink from 'comlink';
-import { loadRuntimeConfig } from '../api/runtime-config';
+import { loadRuntimeConfig, tusEndpoint } from '../api/runtime-config';
 import { beginWork } from '../offline/busy-work';
 import { onReconnect } from '../offline/online-status';
 import { currentUserKey } from '../offline/user-key';
@@ -52,7 +52,13 @@ async function currentAuth(): Promise<QueueAuth | null> {
   const owner = currentUserKey(session);
   if (!owner) return null;
   const config = await loadRuntimeConfig();
-  return { token: session.token, baseUrl: new URL(config.api.upscale, location.href).href, owner };
+  const tusUrl = tusEndpoint(config, location.href);
+  return {
+    token: session.token,
+    baseUrl: new URL(config.api.upscale, location.href).href,
+    owner,
+    ...(tusUrl ? { tusUrl } : {}),
+  };
 }
 
 async function pushAuth(queue: Comlink.Remote<UpscaleQueueApi>): Promise<void> {

@@ -15,7 +15,17 @@ export type ServerVerdict =
   | { kind: 'needs-token' }
   /** The service is full and did not take the job (429, 503): back off and send again. */
   | { kind: 'service-busy'; retryAfterMs?: number }
-  | { kind: 'failed'; error: QueueError };
+  | { kind: 'failed'; error: QueueError }
+  /**
+   * The call named a resumable upload the server does not have whole: gone (404
+   * upload_not_found: expired or swept, so upload the file anew) or unfinished (409
+   * upload_incomplete: resume it). Then call again.
+   */
+  | { kind: 'upload-again'; restart: boolean };
+
+/** The server's codes for a referenced upload it cannot use (the tus contract). */
+export const UPLOAD_NOT_FOUND = 'upload_not_found';
+export const UPLOAD_INCOMPLETE = 'upload_incomplete';
 
 export function serverVerdict(outcome: SendOutcome, bytesSent: boolean): ServerVerdict {
   switch (outcome.kind) {
@@ -27,6 +37,8 @@ export function serverVerdict(outcome: SendOutcome, bytesSent: boolean): ServerV
       return { kind: 'in-transit', mayHaveReachedServer: bytesSent || outcome.reachedServer === true };
     case 'http-error': {
       const { status } = outcome;
+      if (status === 404 && outcome.code === UPLOAD_NOT_FOUND) return { kind: 'upload-again', restart: true };
+      if (status === 409 && outcome.code === UPLOAD_INCOMPLETE) return { kind: 'upload-again', restart: false };
       if (CUT_STATUSES.has(status)) return { kind: 'in-transit', mayHaveReachedServer: true, retryAfterMs: outcome.retryAfterMs };
       if (status === 401) return { kind: 'needs-token' };
       if (status === 429 || status === 503) return { kind: 'service-busy', retryAfterMs: outcome.retryAfterMs };
@@ -74,4 +86,16 @@ export function deviceResult(
  */
 export function waitsForService(outcome: Extract<LocalOutcome, { kind: 'error' }>, item: QueueItem): boolean {
   return outcome.code === 'models_unavailable' && !item.params.onDevice;
+}
+
+/**
+ * A tus request's refusal, before the upscale call: the upload is gone (404, 410: expired or swept,
+ * so start a new one), or busy or out of step for a moment (423 locked while the server still
+ * holds the cut request; 409 an offset the server no longer has: a HEAD tells the right one), so
+ * resume it after the retry delay. Anything else means what it means for the upscale call.
+ */
+export function tusRefusal(status: number): 'start-anew' | 'resume' | 'as-is' {
+  if (status === 404 || status === 410) return 'start-anew';
+  if (status === 409 || status === 423) return 'resume';
+  return 'as-is';
 }

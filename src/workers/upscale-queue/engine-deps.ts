@@ -3,11 +3,13 @@
 // wires real I/O; unit tests wire fakes and a hand-driven clock.
 import type { QueueAuth, QueueSnapshot } from './protocol';
 import type { QueueStore } from './queue-store';
-import type { LocalUpscaler, Sender } from './send-types';
+import type { LocalUpscaler, Sender, Uploader } from './send-types';
 
 export interface QueueEngineDeps {
   store: QueueStore;
   send: Sender;
+  /** Resumable uploads (tus), used where the configuration names a tus endpoint. */
+  upload?: Uploader;
   /** Is the upscale service reachable, and does it replay a resend with the same key? (a cheap GET) */
   probe(auth: QueueAuth): Promise<ProbeResult>;
   /**

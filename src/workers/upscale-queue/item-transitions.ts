@@ -78,3 +78,10 @@ export function applyPatch(item: QueueItem, patch: Partial<QueueItem>, now: numb
 export function raisedProgress(current: number, reported: number): number {
   return Math.max(current, Math.min(100, Math.round(reported)));
 }
+
+/** How much of the item's file the server has, as the item shows it (0 with no resumable upload). */
+export function acceptedPercent(item: Pick<QueueItem, 'upload' | 'fileSize'>): number {
+  if (!item.upload) return 0;
+  if (item.upload.complete) return 100;
+  return item.fileSize > 0 ? raisedProgress(0, (item.upload.offset / item.fileSize) * 100) : 0;
+}

@@ -73,6 +73,19 @@ export interface QueueItem {
   runningLocally?: boolean;
   /** Whether the result file is kept on the device (for offline viewing and the ZIP). */
   resultStored?: boolean;
+  /** The source file's resumable upload, where the server speaks tus: kept so a cut, a reload or a sleep resumes it. */
+  upload?: ItemUpload;
+}
+
+/** A resumable upload of an item's source file (tus): its URL, and how much the server has. */
+export interface ItemUpload {
+  url: string;
+  /** The URL's last path segment: sent as `image_upload_id` in the upscale call. */
+  id: string;
+  /** Bytes the server has (its Upload-Offset). */
+  offset: number;
+  /** The server has every byte: the upscale call may reference it. */
+  complete?: boolean;
 }
 
 /** A source image the user added, kept on the device until its queue items are gone. */
@@ -113,6 +126,8 @@ export interface QueueAuth {
   /** Absolute base URL of the upscale service. */
   baseUrl: string;
   owner: string;
+  /** Absolute URL of the server's tus endpoint (config.json `uploads.tus`); absent: files go up in the multipart call. */
+  tusUrl?: string;
 }
 
 export interface EnqueueEntry {

@@ -1,4 +1,5 @@
 // What one upscale request can end in, as the queue engine needs to tell the cases apart.
+import type { TusAttempt, TusOutcome } from '../../lib/upload/tus-upload';
 import type { QueueAuth, UpscaleParams } from './protocol';
 
 export interface SendRequest {
@@ -8,6 +9,8 @@ export interface SendRequest {
   blob: Blob;
   fileName: string;
   params: UpscaleParams;
+  /** The finished resumable upload of the file: sent as `image_upload_id` instead of the file part. */
+  uploadId?: string;
 }
 
 export interface SendHooks {
@@ -22,6 +25,9 @@ export type SendOutcome =
   /** No response. reachedServer: some of the request left the device, so the server may have it. */
   | { kind: 'network'; reachedServer: boolean }
   | { kind: 'aborted' };
+
+/** One attempt at the file's resumable upload (lib/upload/tus-upload.ts in the worker). */
+export type Uploader = (attempt: TusAttempt) => Promise<TusOutcome>;
 
 export type Sender = (request: SendRequest, hooks: SendHooks, signal: AbortSignal) => Promise<SendOutcome>;
 

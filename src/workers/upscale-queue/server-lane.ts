@@ -1,10 +1,14 @@
 // One item's request to the upscale service and what its end means: a result (downloaded to the
 // device when the platform can), a cancel, a wait for a token or for a full service, a failure,
 // or a request cut on the way — which waits its retry delay under the product's retry policy
-// (lib/retry) and stops for the person only after the policy's time budget.
+// (lib/retry) and stops for the person only after the policy's time budget. Where the server
+// speaks tus, the file goes up first as a resumable upload whose URL is kept with the item, so a
+// cut, a reload or a sleeping tablet resumes from the server's offset; the upscale call then
+// names the finished upload instead of carrying the file.
 import { backoffDelay, easeAfterSuccess, planRetry } from '../../lib/retry/retry-policy';
-import { serverResult, serverVerdict } from './attempt-outcome';
-import { raisedProgress } from './item-transitions';
+import { uploadIdOf } from '../../lib/upload/tus-upload';
+import { serverResult, serverVerdict, tusRefusal } from './attempt-outcome';
+import { acceptedPercent, raisedProgress } from './item-transitions';
 import type { QueueItem } from './protocol';
 import type { QueueState } from './queue-state';
 import { RETRY_BUDGET_SPENT } from './retry-budget';
@@ -25,9 +29,12 @@ export class ServerLane {
     const controller = new AbortController();
     state.inFlight.set(item.id, controller);
     const startedAt = state.now();
+    const resumable = !!auth.tusUrl && !!state.deps.upload;
+    const offsetBefore = item.upload?.offset ?? 0;
     await state.update(item, {
       status: 'processing',
-      progress: 0,
+      // Progress counts the bytes the server has: a resumed upload starts where it stopped.
+      progress: resumable ? acceptedPercent(item) : 0,
       attempts: item.attempts + 1,
       startedAt,
       keySent: true,
@@ -40,28 +47,34 @@ export class ServerLane {
         outcome = { kind: 'http-error', status: 0, code: 'source-missing', message: 'source-missing' };
       } else {
         state.blobs.set(item.id, blob);
-        outcome = await state.deps.send(
-          {
-            baseUrl: auth.baseUrl,
-            token: auth.token,
-            idempotencyKey: item.idempotencyKey,
-            blob,
-            fileName: item.fileName,
-            params: item.params,
-          },
-          {
-            onProgress: (p) => {
-              if (item.status !== 'processing' || state.inFlight.get(item.id) !== controller) return;
-              item.progress = raisedProgress(item.progress, p);
-              state.emit();
+        const uploaded = resumable ? await this.uploadSource(item, blob, controller) : undefined;
+        if (uploaded && 'kind' in uploaded) {
+          outcome = uploaded;
+        } else {
+          outcome = await state.deps.send(
+            {
+              baseUrl: auth.baseUrl,
+              token: state.auth?.token ?? auth.token,
+              idempotencyKey: item.idempotencyKey,
+              blob,
+              fileName: item.fileName,
+              params: item.params,
+              uploadId: uploaded?.id,
             },
-            onBytesSent: () => {
-              if (item.bytesSent || state.inFlight.get(item.id) !== controller) return;
-              void state.update(item, { bytesSent: true });
+            {
+              onProgress: (p) => {
+                if (item.status !== 'processing' || state.inFlight.get(item.id) !== controller) return;
+                item.progress = raisedProgress(item.progress, p);
+                state.emit();
+              },
+              onBytesSent: () => {
+                if (item.bytesSent || state.inFlight.get(item.id) !== controller) return;
+                void state.update(item, { bytesSent: true });
+              },
             },
-          },
-          controller.signal,
-        );
+            controller.signal,
+          );
+        }
       }
     } catch (e) {
       outcome = {
@@ -74,12 +87,70 @@ export class ServerLane {
     // A newer owner or a removal replaced this request: its outcome no longer matters.
     if (state.inFlight.get(item.id) !== controller) return;
     state.inFlight.delete(item.id);
-    await this.settle(item, outcome, startedAt);
+    await this.settle(item, outcome, startedAt, (item.upload?.offset ?? 0) > offsetBefore);
     this.pump();
     state.emit();
   }
 
-  private async settle(item: QueueItem, outcome: SendOutcome, startedAt: number): Promise<void> {
+  /**
+   * The source file's resumable upload (tus), resumed from the URL kept with the item: the
+   * finished upload's id, or how this attempt ended. A cut here never leaves a job on the server,
+   * so it ends as "nothing reached the server" and simply waits its retry delay.
+   */
+  private async uploadSource(
+    item: QueueItem,
+    blob: Blob,
+    controller: AbortController,
+  ): Promise<{ id: string } | SendOutcome> {
+    const { state } = this;
+    const auth = state.auth;
+    const upload = state.deps.upload;
+    if (!auth?.tusUrl || !upload) return { kind: 'aborted' };
+    if (item.upload?.complete) return { id: item.upload.id };
+    const current = () => item.status === 'processing' && state.inFlight.get(item.id) === controller;
+    const outcome = await upload({
+      endpoint: auth.tusUrl,
+      uploadUrl: item.upload?.url,
+      file: blob,
+      size: blob.size,
+      fileName: item.fileName,
+      fileType: item.fileType || blob.type,
+      purpose: 'upscale',
+      token: () => state.auth?.token ?? null,
+      signal: controller.signal,
+      onUrl: (url) => {
+        if (!current() || item.upload?.url === url) return;
+        void state.update(item, { upload: { url, id: uploadIdOf(url), offset: 0 } });
+      },
+      onAccepted: (bytes, total) => {
+        if (!current() || !item.upload) return;
+        item.upload = { ...item.upload, offset: bytes };
+        item.progress = raisedProgress(item.progress, total > 0 ? (bytes / total) * 100 : 0);
+        void state.update(item, {});
+      },
+    });
+    switch (outcome.kind) {
+      case 'done':
+        if (current()) await state.update(item, { upload: { url: outcome.url, id: outcome.id, offset: blob.size, complete: true } });
+        return { id: outcome.id };
+      case 'network':
+        return { kind: 'network', reachedServer: false };
+      case 'aborted':
+        return { kind: 'aborted' };
+      case 'http-error':
+        switch (tusRefusal(outcome.status)) {
+          case 'start-anew':
+            if (current()) await state.update(item, { upload: undefined });
+            return { kind: 'network', reachedServer: false };
+          case 'resume':
+            return { kind: 'network', reachedServer: false };
+          case 'as-is':
+            return outcome;
+        }
+    }
+  }
+
+  private async settle(item: QueueItem, outcome: SendOutcome, startedAt: number, uploadAdvanced: boolean): Promise<void> {
     const { state } = this;
     if (item.status !== 'processing' || !state.items.has(item.id)) return; // cancelled or removed meanwhile
     const verdict = serverVerdict(outcome, item.bytesSent);
@@ -95,7 +166,16 @@ export class ServerLane {
         await state.update(item, { status: 'cancelled', progress: 0 });
         return;
       case 'in-transit':
+        // An upload that moved on before the cut is not a failing streak: the next wait is the shortest.
+        if (uploadAdvanced) await state.update(item, { retry: undefined });
         await this.failedInTransit(item, verdict.mayHaveReachedServer, verdict.retryAfterMs);
+        return;
+      case 'upload-again':
+        // No job was made: upload again (anew, or from the server's offset), then call again.
+        await state.update(item, {
+          upload: verdict.restart || !item.upload ? undefined : { ...item.upload, complete: undefined },
+        });
+        await this.failedInTransit(item, false);
         return;
       case 'needs-token':
         await state.update(item, { status: 'waiting', progress: 0, bytesSent: false });

@@ -47,7 +47,9 @@ export const xhrSender: Sender = (request, hooks, signal) =>
     xhr.onload = () => done(readReply(xhr, request.baseUrl));
 
     const form = new FormData();
-    form.append('image', request.blob, request.fileName);
+    // The server has the file already (a finished resumable upload): name it instead of sending it.
+    if (request.uploadId) form.append('image_upload_id', request.uploadId);
+    else form.append('image', request.blob, request.fileName);
     form.append('model_name', request.params.modelName);
     form.append('tile_mode', String(request.params.tileMode));
     form.append('cache_mode', String(request.params.cacheMode));

@@ -1,5 +1,6 @@
 // A queue engine on an in-memory store with a hand-driven sender: each request waits until the
 // test settles it, so the window, cancel and resume are observed step by step.
+import type { QueueEngineDeps } from '../../../src/workers/upscale-queue/engine-deps';
 import { QueueEngine } from '../../../src/workers/upscale-queue/queue-engine';
 import { createMemoryQueueStore, type QueueStore } from '../../../src/workers/upscale-queue/queue-store';
 import type {
@@ -36,7 +37,7 @@ export function entries(n: number): EnqueueEntry[] {
   }));
 }
 
-export function createHarness(store: QueueStore = createMemoryQueueStore()) {
+export function createHarness(store: QueueStore = createMemoryQueueStore(), extra: Partial<QueueEngineDeps> = {}) {
   const pending: PendingSend[] = [];
   const sent: SendRequest[] = [];
   // A hand-driven clock: timers fire when the test moves time on, so retry delays are exact.
@@ -85,6 +86,7 @@ export function createHarness(store: QueueStore = createMemoryQueueStore()) {
     onSnapshot: (s) => {
       last = s;
     },
+    ...extra,
     setTimer: (fn, ms) => {
       const timer = { fn, at: time + ms };
       timers.push(timer);

@@ -3,6 +3,7 @@
 import { http, type StreamOutcome } from '../../../lib/api';
 import { postEventStream } from '../../../lib/api/post-event-stream';
 import type { ApiSchema } from '../../../lib/api/api-types';
+import { uploadedFields, type FilePart } from '../../../lib/upload/resumable-files';
 import type { ImageRequestView } from '../model/generation-types';
 
 /** The stream's events as the server's schema says (generated API types); streaming_reset: a new attempt drops the text shown. */
@@ -18,16 +19,28 @@ export interface AnalyzeInput {
   patternImages: Blob[];
 }
 
-export function analyzeForm(input: AnalyzeInput): FormData {
+/** The analysis form; `uploaded` names the images already on the server (tus) in their place. */
+export function analyzeForm(input: AnalyzeInput, uploaded: readonly [string, string][] | null = null): FormData {
   const form = new FormData();
   form.append('prompt', input.prompt);
   form.append('request_id', input.requestId);
   if (input.description.trim()) form.append('description', input.description.trim());
   form.append('language', input.language);
   form.append('fabric_info', JSON.stringify(input.fabricInfo));
-  input.modelImages.forEach((b, i) => form.append('model_images', b, fileName(b, `model-${i + 1}`)));
-  input.patternImages.forEach((b, i) => form.append('pattern_images', b, fileName(b, `pattern-${i + 1}`)));
+  if (uploaded) {
+    for (const [field, id] of uploaded) form.append(field, id);
+    return form;
+  }
+  for (const part of imageParts(input)) form.append(part.field, part.blob, part.name);
   return form;
+}
+
+/** The model images, then the pattern images, as the form's file fields. */
+function imageParts(input: AnalyzeInput): FilePart[] {
+  return [
+    ...input.modelImages.map((blob, i) => ({ field: 'model_images', blob, name: fileName(blob, `model-${i + 1}`) })),
+    ...input.patternImages.map((blob, i) => ({ field: 'pattern_images', blob, name: fileName(blob, `pattern-${i + 1}`) })),
+  ];
 }
 
 function fileName(blob: Blob, stem: string): string {
@@ -36,10 +49,15 @@ function fileName(blob: Blob, stem: string): string {
   return `${stem}.${ext}`;
 }
 
-export function streamAnalysis(input: AnalyzeInput, onEvent: (e: AnalyzeEvent) => void, signal: AbortSignal): Promise<StreamOutcome> {
+/**
+ * Where the server speaks tus the images go up first as resumable uploads (a cut resumes them on
+ * the next attempt of the caller's retry policy), and the stream's form names them.
+ */
+export async function streamAnalysis(input: AnalyzeInput, onEvent: (e: AnalyzeEvent) => void, signal: AbortSignal): Promise<StreamOutcome> {
+  const uploaded = await uploadedFields(imageParts(input), 'analysis', signal);
   return postEventStream<AnalyzeEvent>({
     path: '/analyze-images-json-stream',
-    body: analyzeForm(input),
+    body: analyzeForm(input, uploaded),
     onEvent,
     isFinal: (e) => e.type === 'complete' || e.type === 'error',
     signal,

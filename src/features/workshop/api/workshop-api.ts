@@ -3,6 +3,7 @@
 import { http, request } from '../../../lib/api';
 import { unwrapEnvelope } from '../../../lib/api/envelope';
 import { i18n } from '../../../i18n/i18n';
+import { uploadedFields } from '../../../lib/upload/resumable-files';
 import type { WorkshopConfig, WorkshopItem, WorkshopModel, WorkshopPage, WorkshopType } from '../model/workshop-item';
 
 const open = <T>(body: unknown): T => unwrapEnvelope<T>(body, (key, options) => i18n.t(key, options));
@@ -31,14 +32,21 @@ export interface NewItem {
   language: string;
 }
 
-/** Multipart, so images are not held to the 1 MB JSON limit. */
+/**
+ * Multipart, so images are not held to the 1 MB JSON limit. Where the server speaks tus the images
+ * go up first as resumable uploads (a cut resumes on the caller's next attempt) and the form names
+ * them with `images_upload_id`.
+ */
 export async function createWorkshopItem(item: NewItem, signal?: AbortSignal): Promise<WorkshopItem> {
+  const parts = item.files.map((file) => ({ field: 'images', blob: file.blob, name: file.name }));
+  const uploaded = await uploadedFields(parts, 'workshop', signal ?? new AbortController().signal);
   const form = new FormData();
   form.append('type', item.type);
   if (item.type !== 'image' && item.text) form.append('text', item.text);
   form.append('config', JSON.stringify(item.config));
   form.append('language', item.language);
-  for (const file of item.files) form.append('images[]', file.blob, file.name);
+  if (uploaded) for (const [field, id] of uploaded) form.append(field, id);
+  else for (const file of item.files) form.append('images[]', file.blob, file.name);
   // Content-Type is left to the browser (multipart boundary); the group's JSON header is removed.
   const body = await request<unknown>('third', {
     method: 'POST',

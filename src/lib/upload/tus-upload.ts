@@ -1,0 +1,122 @@
+// One attempt at a resumable upload (tus 1.0, tus-js-client): it creates the upload or resumes it
+// from the URL the caller kept, sends the file in chunks, and ends on success, on the first failure,
+// or on abort. tus-js-client's own retries are off (retryDelays: null): the caller waits out the
+// product's one retry policy (lib/retry) and calls again with the kept URL, which resumes from the
+// server's offset. tus-js-client's localStorage URL store is off too: a worker has no localStorage,
+// so the caller keeps the URL with its own work (the upscale queue's items in IndexedDB).
+// Runs in a worker, on a page and in Node (the benchmark passes a Buffer there).
+import { Upload, type DetailedError } from 'tus-js-client';
+import { parseRetryAfterSeconds } from '../api/retry-after.js';
+
+/** What the server is told the file is for (the contract's Upload-Metadata `purpose`). */
+export type UploadPurpose = 'upscale' | 'analysis' | 'regenerate' | 'workshop';
+
+/** A cut loses at most the chunk on the wire, and each PATCH is short enough to get through a fair's network. */
+export const TUS_CHUNK_SIZE = 1024 * 1024;
+
+export interface TusAttempt {
+  /** The tus endpoint (config.json `uploads.tus`, made absolute). */
+  endpoint: string;
+  /** The upload URL kept from an earlier attempt: resume it instead of creating a new upload. */
+  uploadUrl?: string;
+  /** A Blob in the browser; a Buffer in Node. */
+  file: ConstructorParameters<typeof Upload>[0];
+  size: number;
+  fileName: string;
+  fileType: string;
+  purpose: UploadPurpose;
+  /** Read before every request, so a refreshed token is used at once. */
+  token(): string | null;
+  chunkSize?: number;
+  signal: AbortSignal;
+  /** The upload's URL is known (created, or resumed): keep it with the work, for the next attempt. */
+  onUrl?(url: string): void;
+  /** Bytes the server has (its Upload-Offset after each chunk, or on resume). */
+  onAccepted?(bytes: number, total: number): void;
+}
+
+export type TusOutcome =
+  | { kind: 'done'; url: string; id: string }
+  /** The server answered with an error: 401, 413, 415, 422, 429, 5xx … */
+  | { kind: 'http-error'; status: number; code: string | number; message: string; retryAfterMs?: number }
+  /** No answer: the connection was cut, or the server cannot be reached. */
+  | { kind: 'network'; message: string }
+  | { kind: 'aborted' };
+
+/** The upload id is the upload URL's last path segment (the contract). */
+export function uploadIdOf(url: string): string {
+  const path = new URL(url, 'http://base.invalid').pathname.replace(/\/+$/, '');
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+}
+
+/** A failed attempt as the caller's retry policy sees it. */
+export function tusFailure(error: Error): Exclude<TusOutcome, { kind: 'done' } | { kind: 'aborted' }> {
+  const response = (error as Partial<DetailedError>).originalResponse;
+  const status = response?.getStatus() ?? 0;
+  if (!response || status === 0) return { kind: 'network', message: error.message };
+  let code: string | number = status;
+  let message = '';
+  try {
+    const body = JSON.parse(response.getBody() || '{}') as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string' || typeof body.code === 'number') code = body.code;
+    if (typeof body.message === 'string') message = body.message;
+  } catch {
+    message = response.getBody() ?? '';
+  }
+  const retryAfter = parseRetryAfterSeconds(response.getHeader('Retry-After') ?? undefined) ?? 0;
+  return { kind: 'http-error', status, code, message, retryAfterMs: retryAfter > 0 ? retryAfter * 1000 : undefined };
+}
+
+/** Runs one attempt; never throws. */
+export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
+  return new Promise<TusOutcome>((resolve) => {
+    if (attempt.signal.aborted) return resolve({ kind: 'aborted' });
+    let settled = false;
+    const finish = (outcome: TusOutcome) => {
+      if (settled) return;
+      settled = true;
+      attempt.signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const upload: Upload = new Upload(attempt.file, {
+      endpoint: attempt.endpoint,
+      uploadUrl: attempt.uploadUrl ?? null,
+      uploadSize: attempt.size,
+      chunkSize: attempt.chunkSize ?? TUS_CHUNK_SIZE,
+      metadata: { filename: attempt.fileName, filetype: attempt.fileType, purpose: attempt.purpose },
+      retryDelays: null,
+      storeFingerprintForResuming: false,
+      removeFingerprintOnSuccess: false,
+      onBeforeRequest(request) {
+        const token = attempt.token();
+        if (token) request.setHeader('Authorization', `Bearer ${token}`);
+      },
+      onAfterResponse(request, response) {
+        // A HEAD on resume tells how much the server already has: progress starts there.
+        if (request.getMethod() !== 'HEAD' || response.getStatus() >= 300) return;
+        const offset = Number(response.getHeader('Upload-Offset'));
+        if (Number.isFinite(offset)) attempt.onAccepted?.(offset, attempt.size);
+      },
+      onUploadUrlAvailable() {
+        if (upload.url) attempt.onUrl?.(upload.url);
+      },
+      onChunkComplete(_chunk, accepted, total) {
+        attempt.onAccepted?.(accepted, total);
+      },
+      onSuccess() {
+        const url = upload.url ?? '';
+        attempt.onAccepted?.(attempt.size, attempt.size);
+        finish({ kind: 'done', url, id: uploadIdOf(url) });
+      },
+      onError(error) {
+        finish(attempt.signal.aborted ? { kind: 'aborted' } : tusFailure(error));
+      },
+    });
+    const onAbort = () => {
+      void upload.abort(false).catch(() => {});
+      finish({ kind: 'aborted' });
+    };
+    attempt.signal.addEventListener('abort', onAbort, { once: true });
+    upload.start();
+  });
+}
