@@ -145,6 +145,7 @@ try {
   };
   for (const target of pages.filter((p) => !only || only.includes(p.name))) {
     const runs: LhrLike[] = [];
+    const traces: unknown[] = [];
     const multipliers: number[] = [];
     let retried = 0;
     for (let run = 0; run < RUNS; run++) {
@@ -174,13 +175,19 @@ try {
       }
       if (error) throw new Error(`Lighthouse could not audit ${target.url}: ${error.code} ${error.message}`);
       runs.push(result.lhr);
+      if (reportDir) traces.push(result.artifacts.Trace);
     }
     // Lighthouse's own pick of the median run (by its first contentful paint and time to
     // interactive), as its docs advise for a machine whose speed varies from run to run.
     const lhr = computeMedianRun(runs) as (typeof runs)[number];
     const perfRange = runs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100)).sort((a, b) => a - b);
     load.push(loadavg()[0]!);
-    if (reportDir) writeFileSync(path.join(reportDir, `${target.name.replace(/\W+/g, '-')}.json`), JSON.stringify(lhr));
+    if (reportDir) {
+      const file = path.join(reportDir, target.name.replace(/\W+/g, '-'));
+      writeFileSync(`${file}.json`, JSON.stringify(lhr));
+      // The median run's trace, for chrome://tracing or DevTools' Performance panel.
+      writeFileSync(`${file}.trace.json`, JSON.stringify(traces[runs.indexOf(lhr)]));
+    }
     const scores = CATEGORIES.map((c) => {
       const score = Math.round((lhr.categories[c]?.score ?? 0) * 100);
       return `${c} ${score}${score >= TARGETS[c] ? '' : ` (target ${TARGETS[c]})`}`;
