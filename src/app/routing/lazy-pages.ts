@@ -61,14 +61,16 @@ export const HistoryPage = lazyPage(loadHistoryPage);
 export const SettingsPage = lazyPage(loadSettingsPage);
 
 /** The signed-in pages by path, as routed in app-routes.tsx. */
-// `formats`: the page's first render formats dates or numbers or sorts text (i18n/formats.ts).
+// `formats`: the page's first render formats dates or numbers or sorts text (i18n/formats.ts),
+// whatever the person's data. History formats only its rows' dates: with no rows the loading
+// would be work its start does not need.
 const PAGES: readonly (readonly [string, { preload(): Promise<void> }, { formats: boolean }])[] = [
   ['/', HomePage, { formats: true }],
   ['/image-processing', ImageProcessingPage, { formats: true }],
   ['/video-generation', VideoGenerationPage, { formats: false }],
   ['/gemini-banana', GeminiBananaPage, { formats: false }],
   ['/prompt-management', PromptManagementPage, { formats: true }],
-  ['/history', HistoryPage, { formats: true }],
+  ['/history', HistoryPage, { formats: false }],
   ['/settings', SettingsPage, { formats: true }],
 ];
 
