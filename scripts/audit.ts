@@ -12,6 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import { chromium } from '@playwright/test';
 import { chromiumArgs } from '../playwright.config.js';
 import { E2E_ADMIN, startServer } from '../tests/e2e/server-process.js';
@@ -27,6 +28,15 @@ const SIGN_IN_LCP_MS = 2000;
  * performance score moved by up to 10 points between back-to-back runs of the same build.
  */
 const RUNS = Math.max(1, Number.parseInt(process.env.AUDIT_RUNS ?? '3', 10) || 3);
+/**
+ * AUDIT_CPU_INDEX=1000: the fixed-index mode. Before each run the machine's CPU is measured with
+ * Lighthouse's own benchmark, and Lighthouse slows it by index / AUDIT_CPU_INDEX (at least 1), so
+ * every page is judged as on a device of that index (1,000: a mid-range tablet) whatever this
+ * machine's speed or load. Without it Lighthouse's default multiplier (4) applies to whatever the
+ * machine is at the time.
+ */
+const CPU_INDEX = process.env.AUDIT_CPU_INDEX ? Number.parseInt(process.env.AUDIT_CPU_INDEX, 10) : null;
+if (CPU_INDEX !== null && !(CPU_INDEX > 0)) throw new Error(`AUDIT_CPU_INDEX must be a positive number, not "${process.env.AUDIT_CPU_INDEX}"`);
 type LhrLike = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 const TIMINGS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'interactive'];
 
@@ -41,6 +51,17 @@ async function waitForDevtools(port: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('Chromium did not open its DevTools port within 20 s');
+}
+
+/** Main-thread costs of a page, largest first, as Lighthouse's audit lists them (slowed time). */
+function largestCosts(lhr: LhrLike, auditId: 'mainthread-work-breakdown' | 'bootup-time', origin: string, count = 3): string {
+  const items = (lhr.audits[auditId]?.details as { items?: { groupLabel?: string; url?: string; duration?: number; total?: number }[] } | undefined)?.items ?? [];
+  return [...items]
+    .map((i) => ({ name: i.groupLabel ?? i.url?.replace(origin, '') ?? '?', ms: i.duration ?? i.total ?? 0 }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((i) => `${i.name} ${Math.round(i.ms)} ms`)
+    .join(', ');
 }
 
 const buildDir = mkdtempSync(path.join(tmpdir(), 'loom-audit-build-'));
@@ -113,12 +134,28 @@ try {
   const rows: string[] = [];
   const load: number[] = [loadavg()[0]!];
   let signInScriptBytes: number | null = null;
+  // Lighthouse's benchmark in a new blank tab of the same browser (in front, as Lighthouse's own
+  // tab will be), the median of three (about 3 s).
+  const measureIndex = async (): Promise<number> => {
+    const tab = await context.newPage();
+    const values: number[] = [];
+    for (let i = 0; i < 3; i++) values.push(await tab.evaluate(pageFunctions.computeBenchmarkIndex));
+    await tab.close();
+    return values.sort((a, b) => a - b)[1]!;
+  };
   for (const target of pages.filter((p) => !only || only.includes(p.name))) {
     const runs: LhrLike[] = [];
+    const traces: unknown[] = [];
+    const multipliers: number[] = [];
     let retried = 0;
     for (let run = 0; run < RUNS; run++) {
       if (target.keepStorage) await signIn();
+      // Measured just before the run: the load on a shared machine moves within a minute.
+      const measured = CPU_INDEX === null ? null : await measureIndex();
+      const cpuSlowdownMultiplier = measured === null ? null : Math.max(1, measured / CPU_INDEX!);
+      if (cpuSlowdownMultiplier !== null) multipliers.push(cpuSlowdownMultiplier);
       const result = await lighthouse(target.url, {
+        ...(cpuSlowdownMultiplier === null ? {} : { throttling: { cpuSlowdownMultiplier } }),
         port: debugPort,
         output: 'json',
         logLevel: 'error',
@@ -133,17 +170,24 @@ try {
       if (error && retried < 2) {
         retried++;
         run--;
+        if (cpuSlowdownMultiplier !== null) multipliers.pop();
         continue;
       }
       if (error) throw new Error(`Lighthouse could not audit ${target.url}: ${error.code} ${error.message}`);
       runs.push(result.lhr);
+      if (reportDir) traces.push(result.artifacts.Trace);
     }
     // Lighthouse's own pick of the median run (by its first contentful paint and time to
     // interactive), as its docs advise for a machine whose speed varies from run to run.
     const lhr = computeMedianRun(runs) as (typeof runs)[number];
     const perfRange = runs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100)).sort((a, b) => a - b);
     load.push(loadavg()[0]!);
-    if (reportDir) writeFileSync(path.join(reportDir, `${target.name.replace(/\W+/g, '-')}.json`), JSON.stringify(lhr));
+    if (reportDir) {
+      const file = path.join(reportDir, target.name.replace(/\W+/g, '-'));
+      writeFileSync(`${file}.json`, JSON.stringify(lhr));
+      // The median run's trace, for chrome://tracing or DevTools' Performance panel.
+      writeFileSync(`${file}.trace.json`, JSON.stringify(traces[runs.indexOf(lhr)]));
+    }
     const scores = CATEGORIES.map((c) => {
       const score = Math.round((lhr.categories[c]?.score ?? 0) * 100);
       return `${c} ${score}${score >= TARGETS[c] ? '' : ` (target ${TARGETS[c]})`}`;
@@ -154,7 +198,15 @@ try {
     // work it observed, so a busy machine (low index) reads as a slower phone.
     const benchmark = Math.round(lhr.environment.benchmarkIndex);
     const spread = `${RUNS > 1 ? ` (median of ${RUNS} runs; performance ${perfRange[0]}–${perfRange.at(-1)})` : ''}${retried ? ` (${retried} run(s) repeated after a Lighthouse trace error)` : ''}`;
-    rows.push(`${target.name} (${landed}): ${scores}${spread}\n    ${timings}\n    load ${load.at(-1)!.toFixed(2)}, benchmarkIndex ${benchmark}`);
+    const slowdown = multipliers.length
+      ? `; CPU slowed ${(lhr.configSettings.throttling.cpuSlowdownMultiplier ?? 1).toFixed(2)}× to index ${CPU_INDEX} (runs ${multipliers.map((m) => `${m.toFixed(2)}×`).join(', ')}${
+          multipliers.includes(1) ? '; this machine measured below that index, so those runs are slower than the mode' : ''
+        })`
+      : '';
+    rows.push(
+      `${target.name} (${landed}): ${scores}${spread}\n    ${timings}\n    load ${load.at(-1)!.toFixed(2)}, benchmarkIndex ${benchmark}${slowdown}` +
+        `\n    main thread: ${largestCosts(lhr, 'mainthread-work-breakdown', server.url)}\n    scripts: ${largestCosts(lhr, 'bootup-time', server.url)}`,
+    );
     if (!target.keepStorage) {
       const lcp = lhr.audits['largest-contentful-paint']?.numericValue ?? Infinity;
       rows.push(`    sign-in LCP ${(lcp / 1000).toFixed(2)} s against ${SIGN_IN_LCP_MS / 1000} s: ${lcp <= SIGN_IN_LCP_MS ? 'within' : 'OVER'}`);
@@ -180,7 +232,9 @@ try {
   await browser.close();
 
   process.stdout.write(
-    `\nLighthouse (mobile emulation, simulated throttling); 1-minute load average ${load.map((l) => l.toFixed(2)).join(' → ')} on ${
+    `\nLighthouse (mobile emulation, simulated throttling${
+      CPU_INDEX === null ? '' : `, CPU slowed to a fixed benchmark index of ${CPU_INDEX}`
+    }); 1-minute load average ${load.map((l) => l.toFixed(2)).join(' → ')} on ${
       (await import('node:os')).cpus().length
     } cores\n`,
   );

@@ -48,11 +48,12 @@ function start(container: HTMLElement): void {
       void bindOfflineData();
     });
   }
+  // Without a session only the sign-in screen's part of the strings (i18n/locale-parts.ts).
+  const strings = initI18n({ all: signedIn });
   // The opening route's chunks load alongside (lazy-pages.ts), so its page renders at once rather
   // than behind a spinner and a second round of requests.
   const route = preloadRoute(location.hash.replace(/^#/, '').split('?')[0] || '/', signedIn);
-  // Without a session only the sign-in screen's part of the strings (i18n/locale-parts.ts).
-  void Promise.all([initI18n({ all: signedIn }), offlineData, route]).finally(() => {
+  void Promise.all([strings, offlineData, route]).finally(() => {
     const reactRoot = createRoot(container);
     // A transition: React renders the first screen in slices of a few milliseconds and yields in
     // between, instead of one long task that blocks input until the whole page is built.

@@ -62,6 +62,12 @@ async function addRest(language: Language): Promise<void> {
 export const i18n = i18next.createInstance();
 
 let ready: Promise<unknown> | null = null;
+let startLanguage: Language = FALLBACK_LANGUAGE;
+
+/** The language initI18n chose, known before its strings are loaded. */
+export function initialLanguage(): Language {
+  return startLanguage;
+}
 
 /**
  * Starts i18next once; resolves when the detected language's strings are loaded: every string with
@@ -77,6 +83,7 @@ export function initI18n({ all = true }: { all?: boolean } = {}): Promise<unknow
     browser: browserLanguages(),
     pageTag: typeof document === 'undefined' ? null : document.documentElement.lang,
   });
+  startLanguage = language;
   i18n.on('languageChanged', (language) => {
     if (typeof document !== 'undefined') document.documentElement.lang = language;
     if (isLanguage(language)) storeLanguage(language);

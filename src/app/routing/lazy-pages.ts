@@ -2,7 +2,8 @@
 // opening route needs while the strings and the offline cache load, so they are not a request
 // chain after the entry script, and a page whose chunk is already in renders at once.
 import { createElement, lazy, useState, type ComponentType } from 'react';
-import { loadAllStrings } from '../../i18n/i18n';
+import { warmFormats } from '../../i18n/formats';
+import { initialLanguage, loadAllStrings } from '../../i18n/i18n';
 import { isActivePath } from '../navigation/menu-entries';
 
 interface PageModule {
@@ -60,25 +61,29 @@ export const HistoryPage = lazyPage(loadHistoryPage);
 export const SettingsPage = lazyPage(loadSettingsPage);
 
 /** The signed-in pages by path, as routed in app-routes.tsx. */
-const PAGES: readonly (readonly [string, { preload(): Promise<void> }])[] = [
-  ['/', HomePage],
-  ['/image-processing', ImageProcessingPage],
-  ['/video-generation', VideoGenerationPage],
-  ['/gemini-banana', GeminiBananaPage],
-  ['/prompt-management', PromptManagementPage],
-  ['/history', HistoryPage],
-  ['/settings', SettingsPage],
+// `formats`: the page's first render formats dates or numbers or sorts text (i18n/formats.ts),
+// whatever the person's data. History formats only its rows' dates: with no rows the loading
+// would be work its start does not need.
+const PAGES: readonly (readonly [string, { preload(): Promise<void> }, { formats: boolean }])[] = [
+  ['/', HomePage, { formats: true }],
+  ['/image-processing', ImageProcessingPage, { formats: true }],
+  ['/video-generation', VideoGenerationPage, { formats: false }],
+  ['/gemini-banana', GeminiBananaPage, { formats: false }],
+  ['/prompt-management', PromptManagementPage, { formats: true }],
+  ['/history', HistoryPage, { formats: false }],
+  ['/settings', SettingsPage, { formats: true }],
 ];
 
 /**
  * Loads what the route at `pathname` renders: the sign-in page for a visitor, else the shell and
  * the page (home for a path that redirects there). Resolves when they are in; a failure is left
- * to the page's own load, which shows it.
+ * to the page's own load, which shows it. The page's formatting data loads meanwhile, for a page
+ * that needs it in its first render (call after initI18n: it uses the language chosen there).
  */
 export function preloadRoute(pathname: string, signedIn: boolean): Promise<void> {
-  const pages = signedIn
-    ? [AppShell, PAGES.find(([path]) => isActivePath(path, pathname))?.[1] ?? HomePage]
-    : [LoginPage];
+  const [, page, { formats }] = PAGES.find(([path]) => isActivePath(path, pathname)) ?? PAGES[0]!;
+  if (signedIn && formats) warmFormats(initialLanguage());
+  const pages = signedIn ? [AppShell, page] : [LoginPage];
   return Promise.all(pages.map((page) => page.preload())).then(
     () => undefined,
     () => undefined,

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { numberFormat } from '../../i18n/formats';
 import { requestPersistentStorage, storageFigures, type StorageFigures } from '../../lib/db/quota';
 import { promptInstall, useInstallState } from '../../lib/offline/install-prompt';
 import './offline.css';
@@ -15,7 +16,7 @@ export function formatBytes(bytes: number, language: string): string {
     value /= 1024;
     unit += 1;
   }
-  return new Intl.NumberFormat(language, { style: 'unit', unit: units[unit], maximumFractionDigits: value < 10 ? 1 : 0 }).format(value);
+  return numberFormat(language, { style: 'unit', unit: units[unit], maximumFractionDigits: value < 10 ? 1 : 0 }).format(value);
 }
 
 export function OfflineSettings() {

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
 import { HistoryIcon } from '../../../components/icons';
+import { dateFormat } from '../../../i18n/formats';
 import { Spinner } from '../../../components/spinner';
 import { SavedAtNote } from '../../../components/offline/saved-at-note';
 import { useOnlineStatus } from '../../../lib/offline/online-status';
@@ -22,7 +23,7 @@ interface Props {
 function useFormatDate() {
   const { i18n } = useTranslation();
   return (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '';
+    iso ? dateFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '';
 }
 
 export function HistoryList({ kind, onOpen }: Props) {

@@ -1,6 +1,7 @@
 // Home (spec §2): a greeting, the user's tools as cards, and their recent work from history.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { dateFormat } from '../../../i18n/formats';
 import { useSession } from '../../../lib/session/use-session';
 import { displayNameOf } from '../../../lib/session/user';
 import { greetingKey } from '../model/greeting';
@@ -17,7 +18,7 @@ export default function HomePage() {
   return (
     <div className="page home">
       <header className="home__hero">
-        <p className="home__date">{new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'full' }).format(new Date())}</p>
+        <p className="home__date">{dateFormat(i18n.resolvedLanguage, { dateStyle: 'full' }).format(new Date())}</p>
         <h1 data-testid="home-greeting">{t(greetingKey(new Date().getHours()), { name })}</h1>
         <p>{user ? t('home.subtitle', { role: t(`roles.${user.user_level}`) }) : t('home.subtitleNoRole')}</p>
       </header>

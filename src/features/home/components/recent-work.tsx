@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../../../components/empty-state';
 import { HistoryIcon } from '../../../components/icons';
+import { dateFormat } from '../../../i18n/formats';
 import { Spinner } from '../../../components/spinner';
 import { useRecentWork } from '../api/recent-work-query';
 import { recentLink } from '../model/recent-work';
@@ -11,7 +12,7 @@ import { recentLink } from '../model/recent-work';
 export function RecentWork({ canSeeHistory }: { canSeeHistory: boolean }) {
   const { t, i18n } = useTranslation();
   const recent = useRecentWork(canSeeHistory);
-  const date = (iso: string) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const date = (iso: string) => dateFormat(i18n.resolvedLanguage, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const empty = <EmptyState icon={<HistoryIcon size={30} />} title={t('home.recentEmptyTitle')} description={t('home.recentEmptyBody')} testId="home-recent-empty" />;
 
   if (!canSeeHistory) return empty;

@@ -2,6 +2,7 @@
 // refused changes with the server's message, and the edit/create/delete actions.
 import { useTranslation } from 'react-i18next';
 import { Banner } from '../../../components/banner';
+import { dateFormat } from '../../../i18n/formats';
 import type { PromptCard } from '../model/prompt-cards';
 import type { PromptChange } from '../model/prompt';
 import { PromptEditor } from './prompt-editor';
@@ -21,7 +22,7 @@ interface Props {
 
 export function PromptCardView({ card, editing, busy, language, onEdit, onCancelEdit, onSave, onDelete, onRetry, onDiscard }: Props) {
   const { t } = useTranslation();
-  const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const dates = dateFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const saved = card.saved;
   return (
     <section className="card prompt-card" aria-labelledby={`prompt-${card.type}-title`} data-testid={`prompt-card-${card.type}`}>
@@ -63,9 +64,9 @@ export function PromptCardView({ card, editing, busy, language, onEdit, onCancel
           </p>
           {saved ? (
             <p className="prompt-card__meta">
-              {t('prompts.lastModified', { name: saved.updated_by, time: dateFormat.format(new Date(saved.updated_at)) })}
+              {t('prompts.lastModified', { name: saved.updated_by, time: dates.format(new Date(saved.updated_at)) })}
               <br />
-              {t('prompts.created', { name: saved.created_by, time: dateFormat.format(new Date(saved.created_at)) })}
+              {t('prompts.created', { name: saved.created_by, time: dates.format(new Date(saved.created_at)) })}
             </p>
           ) : null}
           <div className="prompt-card__actions">

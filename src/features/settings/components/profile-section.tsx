@@ -1,6 +1,7 @@
 // Personal information from the profile call (cached copy first).
 import { useTranslation } from 'react-i18next';
 import { UserIcon } from '../../../components/icons';
+import { dateFormat } from '../../../i18n/formats';
 import { useProfile } from '../../../lib/session/profile';
 import { useSession } from '../../../lib/session/use-session';
 import { displayNameOf } from '../../../lib/session/user';
@@ -21,7 +22,7 @@ export function ProfileSection() {
         [t('settings.profile.smartLink'), user.wechat_account || none],
         [
           t('settings.profile.memberSince'),
-          new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'medium' }).format(new Date(user.created_at)),
+          dateFormat(i18n.resolvedLanguage, { dateStyle: 'medium' }).format(new Date(user.created_at)),
         ],
       ]
     : [];
