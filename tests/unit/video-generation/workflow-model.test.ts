@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyFabricForm, fabricInfo, formProblems, OTHER } from '../../../src/features/video-generation/model/fabric-form';
+import { OTHER } from '../../../shared/fabric/fabric-fields';
+import { emptyFabricForm, fabricInfo, formProblems } from '../../../src/features/video-generation/model/fabric-form';
 import { planAdd, refuseFile } from '../../../src/features/video-generation/model/image-limits';
 import { blockerOf, canOpen, nextStep, previousStep, type StepFacts } from '../../../src/features/video-generation/model/workflow-steps';
 import { defaultPromptIds, mergeImages, placeStreamed, toggle } from '../../../src/features/video-generation/model/draft';

@@ -20,7 +20,7 @@ import {
   type ChoiceField,
   type LongTextField,
   type ShortTextField,
-} from '../model/fabric-form';
+} from '../../../../shared/fabric/fabric-fields';
 import { MAX_IMAGES_TOTAL, planAdd, refuseFile, roleLimit, type ImageRole } from '../model/image-limits';
 import type { DraftUpdate } from '../hooks/use-video-draft';
 

@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { toast } from 'sonner';
 import { fetchImageDetail, fetchVideoDetail, parseFrom } from '../api/history-source';
 import { newRequestId, type DraftFile, type VideoDraft } from '../model/draft';
-import type { ChoiceField } from '../model/fabric-form';
+import type { ChoiceField } from '../../../../shared/fabric/fabric-fields';
 import { draftFromHistory, settingsFromVideo } from '../model/from-history';
 import type { VideoSettings } from '../model/generation-types';
 import type { DraftUpdate } from './use-video-draft';

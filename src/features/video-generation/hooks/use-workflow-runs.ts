@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VideoDraft } from '../model/draft';
-import type { ChoiceField } from '../model/fabric-form';
+import type { ChoiceField } from '../../../../shared/fabric/fabric-fields';
 import { workToResume } from '../model/resume-plan';
 import { goToStep } from '../model/run-changes';
 import { useAnalysisRun } from './use-analysis-run';

@@ -1,7 +1,7 @@
 // What each run of the video workflow reads and writes; useWorkflowRuns hands the same values to
 // every run, so a run's callbacks change only when these do.
 import type { VideoDraft } from '../model/draft';
-import type { ChoiceField } from '../model/fabric-form';
+import type { ChoiceField } from '../../../../shared/fabric/fabric-fields';
 import type { DraftUpdate } from './use-video-draft';
 
 export interface WorkflowInputs {

@@ -13,19 +13,6 @@ import {
   type ShortTextField,
 } from '../../../../shared/fabric/fabric-fields';
 
-export {
-  CHOICE_FIELDS,
-  CHOICE_FIELD_NAMES,
-  LONG_MAX,
-  LONG_TEXT_FIELDS,
-  OTHER,
-  SHORT_MAX,
-  SHORT_TEXT_FIELDS,
-  type ChoiceField,
-  type LongTextField,
-  type ShortTextField,
-} from '../../../../shared/fabric/fabric-fields';
-
 export interface ChoiceValue {
   /** A preset key, OTHER, or '' when nothing is chosen. */
   choice: string;

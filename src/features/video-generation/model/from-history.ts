@@ -3,7 +3,8 @@
 // prompt and description, the source image as the one selected candidate, and a video's settings.
 import type { CameraMove } from '../../../../shared/generation/camera-moves';
 import { emptyDraft, type VideoDraft } from './draft';
-import { CHOICE_FIELDS, CHOICE_FIELD_NAMES, LONG_TEXT_FIELDS, OTHER, SHORT_TEXT_FIELDS, emptyFabricForm, type ChoiceField, type FabricForm } from './fabric-form';
+import { CHOICE_FIELDS, CHOICE_FIELD_NAMES, LONG_TEXT_FIELDS, OTHER, SHORT_TEXT_FIELDS, type ChoiceField } from '../../../../shared/fabric/fabric-fields';
+import { emptyFabricForm, type FabricForm } from './fabric-form';
 import { ASPECTS, DEFAULT_VIDEO_SETTINGS, RESOLUTIONS, type GeneratedImage, type VideoSettings } from './generation-types';
 
 export function formFromFabric(fabric: Partial<Record<string, string>>, presetLabel: (field: ChoiceField, key: string) => string): FabricForm {
