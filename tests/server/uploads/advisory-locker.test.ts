@@ -4,7 +4,6 @@
 // continued on the other, and an append that stalls on one is stopped when the other is asked for
 // the same upload, which then answers the offset the first had stored. PostgreSQL only.
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -19,7 +18,7 @@ import { ensureAdmin } from '../../../server/modules/users/ensure-admin.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
 import { teamServerEnv, testServerEnv } from '../helpers/test-config.js';
 import { makeImage } from '../upscale-service/upscale-helpers.js';
-import { TUS, TusWire, sha256 } from './tus-wire.js';
+import { TusWire, sha256 } from './tus-wire.js';
 
 const postgres = databaseKinds.find((d) => d.kind === 'postgres')!;
 const ADMIN = { account: 'lock-admin', password: 'admin-secret' };
@@ -138,20 +137,7 @@ describe.skipIf(postgres.skip)("two API replicas continue each other's uploads",
     });
     const sent = Math.floor(image.length / 3);
     // An append that sends a third and then goes silent, its connection open: it holds the lock.
-    const target = new URL(url);
-    const stalled = http.request({
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname,
-      method: 'PATCH',
-      headers: {
-        ...TUS,
-        authorization: `Bearer ${token}`,
-        'upload-offset': '0',
-        'content-type': 'application/offset+octet-stream',
-        'content-length': String(image.length),
-      },
-    });
+    const stalled = a.openPatch(url, token, 0, image.length);
     stalled.on('error', () => undefined);
     const stalledAnswer = new Promise<number>((resolve) =>
       stalled.on('response', (r) => resolve(r.statusCode ?? 0)),

@@ -79,26 +79,31 @@ export class TusWire {
     return fetch(url, { method: 'DELETE', headers: { ...TUS, authorization: `Bearer ${token}` } });
   }
 
+  /** A PATCH declaring `length` bytes from `offset`, left open for the caller to write to (or stall). */
+  openPatch(url: string, token: string, offset: number, length: number): http.ClientRequest {
+    const target = new URL(url);
+    return http.request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'PATCH',
+      headers: {
+        ...TUS,
+        authorization: `Bearer ${token}`,
+        'upload-offset': String(offset),
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(length),
+      },
+    });
+  }
+
   /**
    * A PATCH that declares all of `data` but sends only its first `sent` bytes, then hangs up.
    * Resolves once the socket is closed (the server may have stored any part of what was sent).
    */
   cutPatch(url: string, token: string, offset: number, data: Buffer, sent: number): Promise<void> {
-    const target = new URL(url);
     return new Promise((resolve) => {
-      const req = http.request({
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: 'PATCH',
-        headers: {
-          ...TUS,
-          authorization: `Bearer ${token}`,
-          'upload-offset': String(offset),
-          'content-type': 'application/offset+octet-stream',
-          'content-length': String(data.length),
-        },
-      });
+      const req = this.openPatch(url, token, offset, data.length);
       req.on('error', () => resolve());
       req.on('close', () => resolve());
       req.on('response', () => resolve());
