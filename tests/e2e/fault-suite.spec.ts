@@ -205,7 +205,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 test('resumable uploads through cuts every 2 s, random cuts, a reload and an outage: each file stored once, byte for byte', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const config = (await (await fetch(`${server.url}/config.json`)).json()) as { uploads?: { tus?: string } };
   // The server speaks tus by default: a config without it is a regression here, not a reason to skip.
   expect(config.uploads?.tus, 'config.json names the tus endpoint').toBeTruthy();
@@ -229,9 +229,10 @@ test('resumable uploads through cuts every 2 s, random cuts, a reload and an out
   await expect.poll(() => proxy.counts.uploadBytesOut, { timeout: 30_000 }).toBeGreaterThan(1_500_000);
   await page.reload();
   await expect(page.getByTestId('result-card')).toHaveCount(COUNT);
-  // Then an outage in which only small requests pass, and cuts at random byte counts to the end.
+  // Then a fair's 45-second outage in which only small requests pass (the uploads wait it out under
+  // the retry policy, their items not failed), and cuts at random byte counts to the end.
   proxy.cutUploadsEvery(0);
-  await proxy.outage(6000);
+  await proxy.outage(45_000);
   proxy.cutUploadsAtRandomBytes(700_000);
   await expect(cards(page, 'completed'))
     .toHaveCount(COUNT, { timeout: 90_000 })
