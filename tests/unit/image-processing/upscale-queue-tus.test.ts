@@ -51,6 +51,17 @@ function fakeUploads() {
   };
 }
 
+/** A queue (in memory) whose uploads go through the hand-driven client, `count` files enqueued and their first attempts begun. */
+async function queueOverTus(o: { count?: number; probe?: boolean } = {}) {
+  const tus = fakeUploads();
+  const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
+  if (o.probe ?? true) h.setProbe(true);
+  await h.engine.configure(TUS_AUTH);
+  const ids = await h.engine.enqueue(files(o.count ?? 1), PARAMS);
+  await flush();
+  return { tus, h, ids };
+}
+
 describe('upscale queue over tus', () => {
   it('uploads first, keeps the upload URL with the item, then calls with image_upload_id only', async () => {
     const store = createMemoryQueueStore();
@@ -80,12 +91,7 @@ describe('upscale queue over tus', () => {
   });
 
   it('a cut resumes the same upload after the policy first delay, and a resend of the call does not upload again', async () => {
-    const tus = fakeUploads();
-    const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
-    h.setProbe(true);
-    await h.engine.configure(TUS_AUTH);
-    const [id] = await h.engine.enqueue(files(1), PARAMS);
-    await flush();
+    const { tus, h, ids: [id] } = await queueOverTus();
     // Several cuts in a row, each after the server took more: every wait is the shortest one.
     let url = '';
     for (let cut = 1; cut <= 3; cut++) {
@@ -138,12 +144,7 @@ describe('upscale queue over tus', () => {
   });
 
   it('upload_incomplete resumes the upload, upload_not_found starts a new one, then the call is made again', async () => {
-    const tus = fakeUploads();
-    const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
-    h.setProbe(true);
-    await h.engine.configure(TUS_AUTH);
-    const [id] = await h.engine.enqueue(files(1), PARAMS);
-    await flush();
+    const { tus, h, ids: [id] } = await queueOverTus();
     const url = tus.accept(tus.pending[0]!, SIZE);
     tus.pending[0]!.resolve({ kind: 'done', url, id: 'up-1' });
     await flush();
@@ -167,11 +168,7 @@ describe('upscale queue over tus', () => {
   });
 
   it('a refused image (422) fails at once with the server message; 429 waits as a busy service', async () => {
-    const tus = fakeUploads();
-    const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
-    await h.engine.configure(TUS_AUTH);
-    const [a, b] = await h.engine.enqueue(files(2), PARAMS);
-    await flush();
+    const { tus, h, ids: [a, b] } = await queueOverTus({ count: 2, probe: false });
     tus.pending[0]!.resolve({ kind: 'http-error', status: 422, code: 'image_too_large', message: 'Too many pixels' });
     await flush();
     expect(h.snapshot.items.find((i) => i.id === a)).toMatchObject({
@@ -185,12 +182,7 @@ describe('upscale queue over tus', () => {
   });
 
   it('a locked or out-of-step upload resumes after the retry delay; a gone one starts anew', async () => {
-    const tus = fakeUploads();
-    const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
-    h.setProbe(true);
-    await h.engine.configure(TUS_AUTH);
-    const [id] = await h.engine.enqueue(files(1), PARAMS);
-    await flush();
+    const { tus, h, ids: [id] } = await queueOverTus();
     const url = tus.accept(tus.pending[0]!, 5);
     tus.pending[0]!.resolve({ kind: 'http-error', status: 423, code: 423, message: '' });
     await flush();
