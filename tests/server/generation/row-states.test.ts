@@ -67,7 +67,9 @@ for (const db of databaseKinds) {
       expect((await t.call('POST', `/third-api/workshop/items/${id}/cancel`, { token: admin, headers: { 'x-api-version': 'v1' } })).status).toBe(200);
       fake.switches.enhancerGate = false;
       const items = createWorkshopRepository(generationDb(t.app.db.kysely), () => new Date());
-      expect((await items.item(id))!.status).toBe('error');
+      // The cancel stops a running job by its signal; the job writes the error as it stops, just after the answer.
+      const cancelled = await until(() => items.item(id), (row) => row!.status !== 'processing');
+      expect(cancelled!.status).toBe('error');
       expect(await items.move(id, 'processing')).toBe(false);
       expect(await items.move(id, 'completed')).toBe(false);
       const retried = await t.call('POST', `/third-api/workshop/items/${id}/retry`, { token: admin, headers: { 'x-api-version': 'v1' } });
