@@ -31,6 +31,7 @@ import { registerEnginesRoute } from './modules/generation/engines/engines-route
 import { registerThirdGroup, registerWorkshopJobs } from './modules/workshop/third-group.js';
 import { registerFileRoutes } from './storage/file-routes.js';
 import { createUploadsModule, tusEndpointUrl } from './modules/uploads/uploads-module.js';
+import { createCollectionsModule, registerCollectionRoutes } from './modules/collections/collections-module.js';
 import { sweepRenderFolders } from './providers/local/render-folders.js';
 import { createServices, type ServiceOverrides, type Services } from './services.js';
 
@@ -192,6 +193,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     runner: options.generation?.runner,
     team: options.generation?.team,
   });
+  // Collection mode drives the same jobs: its hooks and its pick job are in place before the engine starts.
+  const collections = createCollectionsModule(generation);
   app.decorate('generationUploads', generation.uploads);
   app.decorate('jobs', generation.runner);
   // Before any render of this process: the scratch folders of renders killed mid-way are removed.
@@ -213,6 +216,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       registerPromptsRoutes(main, services.prompts);
       registerHistoryRoutes(main, generation);
       registerVideoRoutes(main, generation);
+      registerCollectionRoutes(main, collections);
       registerEnginesRoute(main, generation);
       registerFileRoutes(main, { files: generation.files, links: generation.links, now: services.now });
       uploads?.register(main, mainPrefix);

@@ -13,6 +13,8 @@ import { jobWorkersMigration } from './migrations/0008-job-workers.js';
 import { candidateTasksMigration } from './migrations/0009-candidate-tasks.js';
 import { rowOwnersMigration } from './migrations/0010-row-owners.js';
 import { uploadsMigration } from './migrations/0011-uploads.js';
+import { collectionsMigration } from './migrations/0012-collections.js';
+import { jobClassMigration } from './migrations/0013-job-class.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -28,6 +30,8 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0009-candidate-tasks': candidateTasksMigration(),
     '0010-row-owners': rowOwnersMigration(),
     '0011-uploads': uploadsMigration(dialect),
+    '0012-collections': collectionsMigration(dialect),
+    '0013-job-class': jobClassMigration(),
   };
 }
 

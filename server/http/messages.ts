@@ -34,6 +34,8 @@ const dictionaries = Object.fromEntries(
 ) as Record<Locale, Record<MessageKey, string>>;
 
 export const messageKeys = Object.keys(dictionaries[FALLBACK_LANGUAGE]) as MessageKey[];
+/** A key made at run time (a stored error kind, a provider's failure) that names a message. */
+export const isMessageKey = (key: string): key is MessageKey => (messageKeys as string[]).includes(key);
 /** Every message as written, by key and language. */
 export const rawCatalogue: Record<MessageKey, Record<Locale, string>> = Object.fromEntries(
   messageKeys.map((key) => [

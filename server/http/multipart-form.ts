@@ -7,6 +7,8 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 import { hasNul, nulRefusal } from './nul-guard.js';
 import type { UploadBudget, UploadHold } from './upload-budget.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { isStorageUnavailable } from '../storage/storage-unavailable.js';
 
 /**
  * Finished resumable uploads, referenced in a form instead of a file part: a text field
@@ -14,8 +16,8 @@ import type { UploadBudget, UploadHold } from './upload-budget.js';
  * `<field>` (server/modules/uploads/ provides it; this layer names only what it asks of it).
  */
 export interface UploadReferences {
-  /** The finished upload `id` of user `userId`: its name and length; an AppError 404 or 409 otherwise. */
-  find(id: string, userId: number): Promise<{ name: string; length: number }>;
+  /** The finished upload `id` of user `userId`: its name, length and purpose; an AppError 404 or 409 otherwise. */
+  find(id: string, userId: number): Promise<{ name: string; length: number; purpose: string }>;
   /** Its bytes (an AppError 404 when the store has lost them). */
   read(id: string): Promise<Buffer>;
 }
@@ -163,6 +165,9 @@ export async function readForm(
 
 function formError(error: unknown, current: string, o: ReadFormOptions): unknown {
   if (error instanceof AppError) return error;
+  // A referenced upload read while PostgreSQL restarts or the bucket does not answer: the error
+  // handler answers 503 with Retry-After, and the client sends the form again.
+  if (isDatabaseUnavailable(error) || isStorageUnavailable(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_FILES_LIMIT' && o.tooManyFiles) return o.tooManyFiles();
   if (code === 'FST_REQ_FILE_TOO_LARGE') return o.tooLarge(current);

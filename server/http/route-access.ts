@@ -52,6 +52,11 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /user/video-generations/:id': TOOL_ROLES.history,
     'POST /user/video-generations/:id/retry': TOOL_ROLES.videoGeneration,
     'POST /user/video-generations/:id/cancel': TOOL_ROLES.videoGeneration,
+    // A collection's reads (the grid, its event stream, the results sheet): the workflow's own tool.
+    'GET /collections': TOOL_ROLES.videoGeneration,
+    'GET /collections/:id': TOOL_ROLES.videoGeneration,
+    'GET /collections/:id/events': TOOL_ROLES.videoGeneration,
+    'GET /collections/:id/results.csv': TOOL_ROLES.videoGeneration,
     // Which engine serves each capability and what its setup check found (the settings page).
     'GET /generation/engines': 'signed-in',
     // The link's HMAC signature and expiry are the check (links are only made for the owner's rows).
@@ -61,6 +66,17 @@ export const routeAccess: Record<ApiGroup, Record<string, Access>> = {
     'GET /uploads/:id': 'signed-in',
     'PATCH /uploads/:id': 'signed-in',
     'DELETE /uploads/:id': 'signed-in',
+    // Collection mode: the video workflow run for a season's fabrics at once.
+    'POST /collections': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/pause': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/resume': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/cancel': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/retry-failed': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/items/:itemId/pick': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/items/:itemId/approve': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/items/:itemId/retry': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/items/:itemId/skip': TOOL_ROLES.videoGeneration,
+    'POST /collections/:id/items/:itemId/regenerate': TOOL_ROLES.videoGeneration,
   },
   image: {
     'POST /analyze-images-json-stream': TOOL_ROLES.videoGeneration,

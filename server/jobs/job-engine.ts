@@ -6,7 +6,7 @@ import type { AppConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { JobHandler } from './job-handler.js';
 import type { JobQueue } from './job-queue.js';
-import { DEFAULT_RUNNER_OPTIONS, JobRunner, type JobRunnerOptions } from './job-runner.js';
+import { DEFAULT_RUNNER_OPTIONS, JobRunner, LOCAL_VIDEO_LANE, type JobRunnerOptions } from './job-runner.js';
 import type { JobDb } from './job-table.js';
 import { installationId } from './lease-owner.js';
 import { TeamJobEngine, type TeamEngineOptions } from './pgboss/team-engine.js';
@@ -25,10 +25,14 @@ export type TeamOverrides = Partial<
   Pick<TeamEngineOptions, 'maintenanceIntervalSeconds' | 'expireGraceSeconds' | 'stallRetryLimit' | 'heartbeatMs' | 'sweepMs' | 'workerStaleMs'>
 >;
 
-/** lane → limit from JOB_CONCURRENCY, falling back to '*' and then to the runner's defaults. */
+/**
+ * lane → limit from JOB_CONCURRENCY, falling back to '*' and then to the runner's defaults. `*` is
+ * every other provider: the built-in engine's video lane keeps its one slot unless named, since
+ * more videos at once would only wait for its one renderer.
+ */
 export function concurrencyFrom(limits: Record<string, number> | undefined): (lane: string) => number {
   if (!limits) return DEFAULT_RUNNER_OPTIONS.concurrency;
-  return (lane) => limits[lane] ?? limits['*'] ?? DEFAULT_RUNNER_OPTIONS.concurrency(lane);
+  return (lane) => limits[lane] ?? (lane === LOCAL_VIDEO_LANE ? undefined : limits['*']) ?? DEFAULT_RUNNER_OPTIONS.concurrency(lane);
 }
 
 export function createJobEngine(o: {

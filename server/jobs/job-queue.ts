@@ -3,6 +3,7 @@
 // behind the same four calls.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { JobClass } from './fair-share.js';
 
 export interface EnqueueRequest {
   kind: string;
@@ -13,6 +14,11 @@ export interface EnqueueRequest {
   params?: Record<string, unknown>;
   /** Retries stop once this much time has passed since enqueueing (defaults to the runner's budget). */
   budgetMs?: number;
+  /**
+   * Its fairness class, when not its kind's: a collection's analyses are queued as batch work,
+   * so another person's analysis at the workflow page never waits behind them.
+   */
+  jobClass?: JobClass;
 }
 
 /** What a job tells the streams watching it; topics are the modules' own ("request:12", "video:5"). */

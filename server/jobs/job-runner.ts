@@ -52,13 +52,22 @@ export interface JobRunnerOptions {
 /** Due jobs read per user and kind on each look at the table (enough to fill every lane). */
 const DUE_PER_USER_AND_KIND = 16;
 
+/**
+ * The built-in engine's video jobs have a lane of their own: it renders one video at a time on the
+ * server's CPU (render-queue.ts), so a video waiting for the renderer must not hold a slot of the
+ * local lane, which the image stages (a collection's next fabric, a person's analysis) need.
+ */
+export const LOCAL_VIDEO_LANE = 'local-video';
+
 export const DEFAULT_RUNNER_OPTIONS = {
   pollMs: 1000,
   leaseMs: 60_000,
   // Spec §9's image call timeout: the user is told after ten minutes, not kept waiting for ever.
   budgetMs: 600_000,
   backoff: DEFAULT_BACKOFF,
-  concurrency: (lane: string) => (lane === 'local' ? 2 : 4),
+  // The built-in engine: two image jobs at once on the server's CPU, and one video (it renders one
+  // at a time); four calls at once to each cloud.
+  concurrency: (lane: string) => (lane === 'local' ? 2 : lane === LOCAL_VIDEO_LANE ? 1 : 4),
 } satisfies Partial<JobRunnerOptions>;
 
 type StopReason = 'cancel' | 'shutdown' | 'timeout';
@@ -135,13 +144,18 @@ export class JobRunner implements JobQueue {
   async admit(userId: number, kind: string, count = 1): Promise<void> {
     const jobClass = this.classOf(kind);
     const kinds = [...this.handlers.values()].filter((h) => (h.jobClass ?? 'interactive') === jobClass).map((h) => h.kind);
-    if (kinds.length === 0) return;
+    // The user's waiting jobs of the class: those queued in it by their caller, and those of its kinds that named none.
     const row = await this.o.db
       .selectFrom('jobs')
       .select((eb) => eb.fn.countAll().as('waiting'))
       .where('user_id', '=', userId)
       .where('status', '=', 'queued')
-      .where('kind', 'in', kinds)
+      .where((eb) =>
+        eb.or([
+          eb('job_class', '=', jobClass),
+          ...(kinds.length > 0 ? [eb.and([eb('job_class', 'is', null), eb('kind', 'in', kinds)])] : []),
+        ]),
+      )
       .executeTakeFirst();
     const refusal = waitingCapRefusal(Number(row?.waiting ?? 0), count, this.rules);
     if (refusal) throw refusal;
@@ -160,6 +174,7 @@ export class JobRunner implements JobQueue {
         ref_id: request.refId,
         user_id: request.userId ?? null,
         params_json: request.params ? JSON.stringify(request.params) : null,
+        job_class: request.jobClass ?? null,
         status: 'queued',
         attempts: 0,
         next_run_at: iso(now),
@@ -290,7 +305,7 @@ export class JobRunner implements JobQueue {
         id: job.id,
         user: userKey(job.user_id),
         lane: handler.lane(job),
-        jobClass: handler.jobClass ?? 'interactive',
+        jobClass: classOfJob(job, handler),
         readyAt: job.status === 'running' ? (job.lease_expires_at ?? job.next_run_at) : job.next_run_at,
         row: job,
         handler,
@@ -367,7 +382,7 @@ export class JobRunner implements JobQueue {
 
   private launch(job: JobRow, handler: JobHandler, lane: string): void {
     const user = userKey(job.user_id);
-    const jobClass = handler.jobClass ?? 'interactive';
+    const jobClass = classOfJob(job, handler);
     const controller = new AbortController();
     this.lanes.set(lane, (this.lanes.get(lane) ?? 0) + 1);
     const publish: JobContext['publish'] = (topic, event) => this.bus.publish(topic, event);
@@ -490,4 +505,9 @@ export class JobRunner implements JobQueue {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A job's class: the one its caller chose, or its kind's. */
+function classOfJob(job: JobRow, handler: JobHandler): JobClass {
+  return job.job_class ?? handler.jobClass ?? 'interactive';
 }

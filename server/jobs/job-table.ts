@@ -1,6 +1,7 @@
 // The jobs table: every piece of long AI work as a row, so a restart or another replica picks it up.
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { JobClass } from './fair-share.js';
 
 export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -13,6 +14,8 @@ export interface JobsTable {
   user_id: number | null;
   /** What the run needs beyond its row, as JSON. */
   params_json: string | null;
+  /** The class its caller chose (migration 0013); null: its kind's. */
+  job_class: JobClass | null;
   status: JobStatus;
   attempts: number;
   next_run_at: string;

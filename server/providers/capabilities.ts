@@ -1,4 +1,4 @@
-// What the generation service asks of an AI provider, as five small capabilities. Each adapter
+// What the generation service asks of an AI provider, as six small capabilities. Each adapter
 // (gemini, openai-compatible, minimax, kling, and the built-in `local` engine) implements the ones
 // its service offers; the generation module only ever talks to these interfaces, never to a
 // provider's SDK or wire format. Every call takes an AbortSignal and fails with ProviderError.
@@ -326,6 +326,35 @@ export interface Enhancer {
   enhance(input: EnhanceInput, onText?: (chunk: string) => void, onRestart?: () => void): Promise<EnhanceResult>;
 }
 
+/** One candidate image to rank, under the id the product knows it by (generated_images.id). */
+export interface RankedCandidateInput {
+  imageId: number;
+  image: InputImage;
+}
+
+export interface RankCandidatesInput {
+  /** The fabric form fields the item has. */
+  fabric: FabricInfo;
+  /** The fabric's analysis prose, when its request has one. */
+  analysisText?: string;
+  patternImages: InputImage[];
+  /** At most MAX_COLLECTION_CANDIDATES (shared/collections/collection-types.ts). */
+  candidates: RankedCandidateInput[];
+  /** The language of the reasons. */
+  language: Language;
+}
+
+export interface CandidateRanking {
+  /** Every candidate exactly once, best first, each with the model's short reason when it gave one. */
+  ranking: { imageId: number; reason?: string }[];
+  model: string;
+}
+
+/** Optional: a text model that sees images ranks a fabric's candidates against the fabric. */
+export interface CandidateRanker {
+  rankCandidates(input: RankCandidatesInput, signal: AbortSignal): Promise<CandidateRanking>;
+}
+
 /** What a provider found of its own setup (a self-hosted engine: node types and models it lacks). */
 export interface ProviderSetupCheck {
   provider: string;
@@ -342,6 +371,7 @@ export interface ProviderCapabilities {
   promptWriter?: PromptWriter;
   videoGenerator?: VideoGenerator;
   enhancer?: Enhancer;
+  candidateRanker?: CandidateRanker;
 }
 
 export type ProviderErrorKind =

@@ -1,7 +1,7 @@
 // The implementation serving each capability, as the provider settings chose it: a cloud adapter
 // built from its settings, or the built-in engine (passed in, so this module does not depend on
 // it), which is a local preview. Only the adapters something is served by are built.
-import type { Analyser, Enhancer, ImageGenerator, PromptWriter, ProviderCapabilities, ProviderSetupCheck, VideoGenerator } from './capabilities.js';
+import type { Analyser, CandidateRanker, Enhancer, ImageGenerator, PromptWriter, ProviderCapabilities, ProviderSetupCheck, VideoGenerator } from './capabilities.js';
 import { createComfyProvider } from './comfyui/comfyui-provider.js';
 import { createGeminiProvider } from './gemini/gemini-provider.js';
 import { createKlingVideoGenerator } from './kling/kling-video-generator.js';
@@ -22,6 +22,11 @@ export interface ProviderRegistry {
   promptWriter: ChosenCapability<PromptWriter>;
   videoGenerator: ChosenCapability<VideoGenerator>;
   enhancer: ChosenCapability<Enhancer>;
+  /**
+   * Ranks a collection's candidates: the provider serving the analysis, when it has a ranker (a
+   * cloud text model that sees images); absent otherwise, the built-in engine included.
+   */
+  candidateRanker?: ChosenCapability<CandidateRanker>;
   /** The setup checks of the adapters in use (ComfyUI's workflows against its nodes and models). */
   setupChecks: (() => Promise<ProviderSetupCheck>)[];
 }
@@ -53,8 +58,10 @@ export function createProviderRegistry(config: ProviderConfig, local: ProviderCa
     videoGenerator: choose('video', 'videoGenerator'),
     enhancer: choose('enhance', 'enhancer'),
   };
+  const ranker = adapter(config.serve.analyse).candidateRanker;
+  const candidateRanker = ranker ? { implementation: ranker, provider: config.serve.analyse, localPreview: config.serve.analyse === 'local' } : undefined;
   const setupChecks = [...built.values()].flatMap((capabilities) => (capabilities.checkSetup ? [capabilities.checkSetup] : []));
-  return { ...chosen, setupChecks };
+  return { ...chosen, ...(candidateRanker ? { candidateRanker } : {}), setupChecks };
 }
 
 function buildCloudAdapter(provider: CloudProviderId, config: ProviderConfig, local: ProviderCapabilities): BuiltAdapter {

@@ -144,6 +144,7 @@ export class LaneJobs {
       ref_id: data.refId,
       user_id: data.userId,
       params_json: data.params ? JSON.stringify(data.params) : null,
+      job_class: data.cls === 'batch' ? 'batch' : 'interactive',
       status: 'running',
       attempts: data.attempt + retryCount + 1,
       next_run_at: created,

@@ -140,7 +140,7 @@ export class PgBossQueue implements JobQueue {
       refId: request.refId,
       userId: request.userId ?? null,
       params: request.params ?? null,
-      cls: this.classOf(request.kind),
+      cls: request.jobClass ?? this.classOf(request.kind),
       attempt: 0,
       deadline: new Date(now.getTime() + (request.budgetMs ?? this.o.budgetMs)).toISOString(),
       createdAt: now.toISOString(),

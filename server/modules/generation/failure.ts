@@ -3,7 +3,7 @@
 // the log. The message is put together in the reader's language when it is read.
 import { z } from 'zod';
 import { failureKind } from '../../jobs/retryable-error.js';
-import { message, messageKeys, type Locale, type MessageKey } from '../../http/messages.js';
+import { isMessageKey, message, type Locale, type MessageKey } from '../../http/messages.js';
 import type { FailureColumns } from './store/generation-tables.js';
 
 export function failureColumns(error: unknown, key: MessageKey, formatKey?: MessageKey): FailureColumns {
@@ -25,14 +25,13 @@ export function failureColumns(error: unknown, key: MessageKey, formatKey?: Mess
 
 export const NO_FAILURE: FailureColumns = { error_code: null, error_key: null, error_detail: null };
 
-const isKey = (key: string): key is MessageKey => (messageKeys as string[]).includes(key);
 
 /** "Analysis error: the AI service quota or balance is used up; …" in the reader's language. */
 export function failureMessage(row: FailureColumns, locale: Locale): string | null {
   if (!row.error_key) return null;
-  const what = message(isKey(row.error_key) ? row.error_key : 'internal_error', locale);
+  const what = message(isMessageKey(row.error_key) ? row.error_key : 'internal_error', locale);
   const reasonKey = `reason_${row.error_code ?? 'internal'}`;
-  if (!isKey(reasonKey)) return what;
+  if (!isMessageKey(reasonKey)) return what;
   return message('failure_with_reason', locale, { what, why: message(reasonKey, locale) });
 }
 
@@ -68,6 +67,6 @@ export function candidateSummary(rows: (FailureColumns & { status: string })[], 
   const text =
     code === 'safety'
       ? message('candidates_blocked', locale, vars)
-      : message('candidates_missing', locale, { ...vars, why: message(isKey(reasonKey) ? reasonKey : 'reason_internal', locale) });
+      : message('candidates_missing', locale, { ...vars, why: message(isMessageKey(reasonKey) ? reasonKey : 'reason_internal', locale) });
   return { made, refused: failed.length, total: rows.length, message: text };
 }

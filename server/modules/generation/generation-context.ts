@@ -13,6 +13,7 @@ import type { GenerationProviders } from './engines/generation-providers.js';
 import type { GenerationRepository } from './store/generation-repository.js';
 import type { GenerationDb } from './store/generation-tables.js';
 import type { ViewBuilder } from './generation-views.js';
+import type { StageEnds } from './stage-ends.js';
 
 export interface GenerationContext {
   db: GenerationDb;
@@ -34,4 +35,9 @@ export interface GenerationContext {
   uploadLimits: UploadLimits;
   /** Upload bytes the image and workshop groups hold at once (GENERATION_MAX_INFLIGHT_BYTES). */
   uploads: UploadBudget;
+  /**
+   * Told by the jobs when a stage ends, inside the transaction of their final row move (collection
+   * mode sets it before the engine starts); undefined when no batch drives the jobs.
+   */
+  stageEnds?: StageEnds;
 }

@@ -71,7 +71,7 @@ export function createGenerationModule(o: {
     repo,
     files: createFileStore(db, openBlobStore(o.config), o.now),
     links,
-    views: createViewBuilder(repo, links, o.now),
+    views: createViewBuilder(repo, links, o.now, db),
     jobs: runner,
     runner,
     providers: o.providers,

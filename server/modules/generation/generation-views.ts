@@ -18,10 +18,12 @@ import type { Locale } from '../../http/messages.js';
 import { analysisDataSchema, fabricInfoSchema, type VideoKind } from '../../providers/capabilities.js';
 import type { SignedLinks } from '../../storage/signed-links.js';
 import { candidateSummary, candidateSummarySchema, failureView, itemErrorSchema } from './failure.js';
+import { collectionLinkSchema, collectionLinksOfImages, collectionLinksOfRequests, type CollectionLink } from './history/collection-links.js';
 import { pageSchema } from './history/page-query.js';
 import type { GenerationRepository } from './store/generation-repository.js';
 import { GENERATION_STATUSES } from './store/generation-tables.js';
 import type {
+  GenerationDb,
   GeneratedImageRow,
   GenerationRequestRow,
   VideoGenerationRow,
@@ -98,6 +100,7 @@ export const generatedImageSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     completed_at: z.string().nullable(),
+    collection: collectionLinkSchema,
   })
   .meta({ id: 'GeneratedImage' });
 export type GeneratedImageView = z.output<typeof generatedImageSchema>;
@@ -139,6 +142,7 @@ export const imageRequestSchema = z
     created_at: z.string(),
     started_at: z.string().nullable(),
     completed_at: z.string().nullable(),
+    collection: collectionLinkSchema,
   })
   .meta({ id: 'ImageRequest' });
 export type ImageRequestView = z.output<typeof imageRequestSchema>;
@@ -168,6 +172,7 @@ export const videoGenerationSchema = z
     processing_ms: z.number().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
+    collection: collectionLinkSchema,
   })
   .meta({ id: 'VideoGeneration' });
 export type VideoGenerationView = z.output<typeof videoGenerationSchema>;
@@ -206,7 +211,11 @@ export function wordedLabel(r: Pick<GeneratedImageRow, 'label' | 'labels_json'>,
   return typeof worded === 'string' && worded ? worded : r.label;
 }
 
-export function createViewBuilder(repo: GenerationRepository, links: SignedLinks, now: () => Date) {
+/**
+ * `db` reads which collection a row was made for (history/collection-links.ts): the repository's
+ * queries stay the generation tables' own.
+ */
+export function createViewBuilder(repo: GenerationRepository, links: SignedLinks, now: () => Date, db: GenerationDb) {
   /** A signed link for a file, named `<stem>.<ext>` by its type. */
   const linker = async (ids: (string | null)[]) => {
     const mimes = await repo.fileMimeTypes(ids);
@@ -223,6 +232,7 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
     r: GeneratedImageRow,
     link: (id: string | null, stem: string) => string | null,
     locale: Locale,
+    collections: Map<number, CollectionLink>,
   ): GeneratedImageView => ({
     id: r.id,
     request_id: r.request_id,
@@ -246,6 +256,7 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
     created_at: r.created_at,
     updated_at: r.updated_at,
     completed_at: r.completed_at,
+    collection: r.request_id === null ? null : (collections.get(r.request_id) ?? null),
   });
 
   const promptView = (p: VideoPromptRow): VideoPromptView => ({
@@ -281,22 +292,26 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
 
   return {
     async images(rows: GeneratedImageRow[], locale: Locale): Promise<GeneratedImageView[]> {
-      const link = await linker(imageFileIds(rows));
-      return rows.map((r) => imageView(r, link, locale));
+      const [link, collections] = await Promise.all([
+        linker(imageFileIds(rows)),
+        collectionLinksOfRequests(db, rows.map((r) => r.request_id)),
+      ]);
+      return rows.map((r) => imageView(r, link, locale, collections));
     },
 
     /** Spec §3 image detail: user prompt, uploads, moments text, video prompts, times, size, style, model. */
     async imageDetail(r: GeneratedImageRow, locale: Locale): Promise<ImageDetailView> {
       const request = r.request_id !== null ? await repo.request(r.request_id) : undefined;
-      const [link, uploads, prompts, info] = await Promise.all([
+      const [link, uploads, prompts, info, collections] = await Promise.all([
         linker(imageFileIds([r])),
         uploadsOf(request ? [request.id] : []),
         repo.videoPrompts([r.id]),
         repo.fileMimeTypes([r.file_id]),
+        collectionLinksOfRequests(db, [r.request_id]),
       ]);
       const analysis = request ? parseAnalysis(request.analysis_json) : undefined;
       return {
-        ...imageView(r, link, locale),
+        ...imageView(r, link, locale, collections),
         user_prompt: request?.prompt ?? r.prompt,
         description: request?.description ?? null,
         client_request_id: request?.client_request_id ?? null,
@@ -311,7 +326,11 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
     /** Requests with their uploads and their six candidates, for a client recovering after a cut stream. */
     async requests(rows: GenerationRequestRow[], locale: Locale): Promise<ImageRequestView[]> {
       const ids = rows.map((r) => r.id);
-      const [uploads, images] = await Promise.all([uploadsOf(ids), repo.imagesOfRequests(ids)]);
+      const [uploads, images, collections] = await Promise.all([
+        uploadsOf(ids),
+        repo.imagesOfRequests(ids),
+        collectionLinksOfRequests(db, ids),
+      ]);
       const imageViews = await this.images(images, locale);
       return rows.map((r) => ({
         id: r.id,
@@ -337,25 +356,30 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
         created_at: r.created_at,
         started_at: r.started_at,
         completed_at: r.completed_at,
+        collection: collections.get(r.id) ?? null,
       }));
     },
 
     videoPrompt: promptView,
 
     async videos(rows: VideoGenerationRow[], locale: Locale): Promise<VideoGenerationView[]> {
-      const link = await linker(rows.flatMap((r) => [r.result_file_id, r.thumbnail_file_id]));
-      return rows.map((r) => videoView(r, link, locale));
+      const [link, collections] = await Promise.all([
+        linker(rows.flatMap((r) => [r.result_file_id, r.thumbnail_file_id])),
+        collectionLinksOfImages(db, rows.map((r) => r.source_image_id)),
+      ]);
+      return rows.map((r) => videoView(r, link, locale, collections));
     },
 
     /** Spec §3 video detail: every field, with the source image's uploads and moments text. */
     async videoDetail(r: VideoGenerationRow, locale: Locale): Promise<VideoDetailView> {
       const source = r.source_image_id !== null ? await repo.image(r.source_image_id) : undefined;
       const request = source?.request_id ? await repo.request(source.request_id) : undefined;
-      const [link, uploads] = await Promise.all([
+      const [link, uploads, collections] = await Promise.all([
         linker([r.result_file_id, r.thumbnail_file_id, r.first_frame_file_id, r.last_frame_file_id]),
         uploadsOf(request ? [request.id] : []),
+        collectionLinksOfImages(db, [r.source_image_id]),
       ]);
-      const base = videoView(r, link, locale);
+      const base = videoView(r, link, locale, collections);
       return {
         ...base,
         style: r.style,
@@ -383,6 +407,7 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
     r: VideoGenerationRow,
     link: (id: string | null, stem: string) => string | null,
     locale: Locale,
+    collections: Map<number, CollectionLink>,
   ): VideoGenerationView {
     return {
       id: r.id,
@@ -409,6 +434,7 @@ export function createViewBuilder(repo: GenerationRepository, links: SignedLinks
       processing_ms: r.processing_ms === null ? null : Number(r.processing_ms),
       created_at: r.created_at,
       updated_at: r.updated_at,
+      collection: r.source_image_id === null ? null : (collections.get(r.source_image_id) ?? null),
     };
   }
 }

@@ -20,7 +20,8 @@ import { localeFrom, message, type Locale, type MessageKey } from '../../http/me
 import { discardRestOfBody } from '../../http/multipart-form.js';
 import { isStorageUnavailable, STORAGE_RETRY_AFTER_SECONDS } from '../../storage/storage-unavailable.js';
 import { isAcceptedImageType } from '../../../shared/images/image-types.js';
-import { HEAD_BYTES, refuseHead, refuseWhole } from './upload-image-check.js';
+import type { UploadFinisher } from './upload-finish.js';
+import { HEAD_BYTES, refuseHead } from './upload-image-check.js';
 import {
   UPLOAD_PURPOSES,
   type PendingBounds,
@@ -36,6 +37,7 @@ export interface TusEndpointOptions {
   publicPrefix: string;
   repo: UploadRepository;
   store: UploadStore;
+  finisher: UploadFinisher;
   /** Advisory locks in team mode; @tus/server's memory lock otherwise. */
   locker?: Locker;
   uploadLimitBytes: number;
@@ -73,12 +75,6 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
     return { status_code: error.status, body: envelope(call?.locale, error) };
   };
 
-  /** Everything the store and the table keep of an upload, for a refused image or a termination. */
-  const forget = async (id: string) => {
-    await o.store.remove(id);
-    await o.repo.remove(id);
-  };
-
   const tus = new Server({
     path: mountPath,
     datastore: o.store.datastore,
@@ -114,17 +110,12 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
     async onUploadFinish(req, upload) {
       const call = calls.get(req);
       const id = o.store.uploadId(upload.id);
-      const name = upload.metadata?.filename ?? id;
-      const purpose = upload.metadata?.purpose as UploadPurpose;
-      const data = await o.store.read(id);
-      const refused = data
-        ? await refuseWhole(data, name, { maxBytes: o.uploadLimitBytes, maxPixels: o.maxPixels(purpose) })
-        : new AppError(404, 'upload_not_found');
-      if (refused) {
-        await forget(id);
-        throw refusal(call, refused);
-      }
-      await o.repo.finish(id, upload.size ?? data!.length);
+      const refused = await o.finisher.finish(id, {
+        name: upload.metadata?.filename ?? id,
+        purpose: upload.metadata?.purpose as UploadPurpose,
+        ...(upload.size !== undefined ? { size: upload.size } : {}),
+      });
+      if (refused) throw refusal(call, refused);
       return {};
     },
     onResponseError(req, error) {
@@ -168,12 +159,13 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
         // The first bytes are in: the type, and the header's dimensions when they are in too.
         const early = head && head.bytes.length > 0 ? await checkHead(uploadId, head.bytes) : undefined;
         if (early) {
-          await forget(uploadId);
+          await o.finisher.forget(uploadId);
           return sendTus(reply, new Response(envelope(call.locale, early), { status: early.status }), call);
         }
       }
     }
-    if (request.method === 'DELETE' && id !== undefined && response.status === 204) await forget(id);
+    if (request.method === 'DELETE' && id !== undefined && response.status === 204)
+      await o.finisher.forget(id);
     return sendTus(reply, response, call);
   };
 
@@ -198,7 +190,7 @@ export function registerTusEndpoint(group: FastifyInstance, o: TusEndpointOption
       201,
       'Location: the upload URL, whose last segment is the id that the multipart calls accept as <field>_upload_id. ' +
         'Needs Tus-Resumable: 1.0.0, Upload-Length (at most UPLOAD_LIMIT_BYTES) and Upload-Metadata with filename, ' +
-        'filetype (an image MIME type) and purpose (upscale, analysis, regenerate or workshop). Refusals: 400, 401, 413, 415, 429.',
+        'filetype (an image MIME type) and purpose (upscale, analysis, regenerate, workshop or collection: the images of a collection, checked as an analysis). Refusals: 400, 401, 413, 415, 429.',
     ),
     handle,
   );

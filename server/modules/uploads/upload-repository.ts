@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 
-export const UPLOAD_PURPOSES = ['upscale', 'analysis', 'regenerate', 'workshop'] as const;
+export const UPLOAD_PURPOSES = ['upscale', 'analysis', 'regenerate', 'workshop', 'collection'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 interface UploadsTable {

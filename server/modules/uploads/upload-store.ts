@@ -24,6 +24,8 @@ export interface UploadStore {
   uploadId(storeId: string): string;
   /** A finished upload's bytes, or undefined when the store has none. */
   read(id: string): Promise<Buffer | undefined>;
+  /** The bytes the store holds of an upload (the tus offset), or undefined when it has no such upload. */
+  offset(id: string): Promise<number | undefined>;
   /** Removes everything the store keeps of an upload, finished or not; nothing left is no error. */
   remove(id: string): Promise<void>;
   /** Removes what no row names any more: files older than `beforeMs`, the bucket's lapsed multipart uploads. */
@@ -69,6 +71,16 @@ export function openUploadStore(o: {
     storeId: (id) => prefix + id,
     uploadId: (storeId) => storeId.slice(prefix.length),
     read: (id) => o.blobs.read(key(id)),
+    async offset(id) {
+      try {
+        return (await datastore.getUpload(prefix + id)).offset;
+      } catch (error) {
+        // The stores' "no such upload" (404) and "its bytes are gone" (410); anything else is a failure.
+        const status = (error as { status_code?: unknown }).status_code;
+        if (status === 404 || status === 410) return undefined;
+        throw error;
+      }
+    },
     async remove(id) {
       // The store's own removal aborts an unfinished S3 multipart upload; what it leaves (a finished
       // upload's object, which S3Store will not remove once its multipart upload is complete) goes by key.

@@ -10,8 +10,9 @@ import { openBlobStore } from '../../storage/open-blob-store.js';
 import { MAX_UPLOAD_PIXELS } from '../../storage/upload-check.js';
 import { createAdvisoryLocker, type AdvisoryLocker } from './advisory-locker.js';
 import { registerTusEndpoint } from './tus-endpoint.js';
+import { createUploadFinisher } from './upload-finish.js';
 import { createUploadReferences } from './upload-references.js';
-import { UploadRepository } from './upload-repository.js';
+import { UploadRepository, type UploadPurpose } from './upload-repository.js';
 import { openUploadStore } from './upload-store.js';
 import { createUploadSweep, type UploadSweep } from './upload-sweep.js';
 
@@ -50,8 +51,17 @@ export function createUploadsModule(o: {
   }
   const locker: Locker | undefined = advisory;
   const sweep = createUploadSweep({ repo, store, expiryMs, now: o.now, log: o.log });
+  // A collection's images go to the same analysis as the workflow's: the same bound.
+  const maxPixels = (purpose: UploadPurpose) =>
+    purpose === 'upscale' ? config.upscale.maxPixels : MAX_UPLOAD_PIXELS;
+  const finisher = createUploadFinisher({
+    repo,
+    store,
+    uploadLimitBytes: config.uploadLimitBytes,
+    maxPixels,
+  });
   return {
-    references: createUploadReferences(repo, store),
+    references: createUploadReferences(repo, store, finisher),
     sweep,
     register(group, mountPrefix) {
       registerTusEndpoint(group, {
@@ -59,9 +69,10 @@ export function createUploadsModule(o: {
         publicPrefix: publicPath(config.publicApi.main),
         repo,
         store,
+        finisher,
         ...(locker ? { locker } : {}),
         uploadLimitBytes: config.uploadLimitBytes,
-        maxPixels: (purpose) => (purpose === 'upscale' ? config.upscale.maxPixels : MAX_UPLOAD_PIXELS),
+        maxPixels,
         bounds: { count: config.uploads.maxPendingPerUser, bytes: config.uploads.maxPendingBytesPerUser },
         log: o.log,
       });

@@ -4,6 +4,8 @@
 // (the plugin is registered with throwFileSizeLimit: false for that).
 import type { FastifyRequest } from 'fastify';
 import { UpscaleHttpError } from './upscale-http-error.js';
+import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
+import { isStorageUnavailable } from '../../storage/storage-unavailable.js';
 import { AppError } from '../../http/app-error.js';
 import { hasNul, nulRefusal } from '../../http/nul-guard.js';
 import { referencedField, referencedFile } from '../../http/multipart-form.js';
@@ -80,6 +82,9 @@ export async function readUpload(
     if (code === 'FST_FILES_LIMIT') throw new UpscaleHttpError(413, 'too_many_files', { max: limits.files });
     // The plugin's own errors map to their statuses; anything else is busboy on a malformed body.
     if (error instanceof UpscaleHttpError || error instanceof AppError || code?.startsWith('FST_')) throw error;
+    // A referenced upload read while PostgreSQL restarts or the bucket does not answer: 503 with
+    // Retry-After (upscale-http-error.ts), which the PWA resends, not a malformed body.
+    if (isDatabaseUnavailable(error) || isStorageUnavailable(error)) throw error;
     throw new UpscaleHttpError(400, 'bad_request');
   }
   return { files, fields };

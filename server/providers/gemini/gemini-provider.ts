@@ -1,12 +1,13 @@
-// The Gemini adapter: analysis, video prompts and the workshop's text on the text model, candidate
-// and workshop images on the image model ("Gemini-Banana"), all through the official
-// @google/genai SDK. httpOptions.baseUrl is overridable (a gateway, or a test's local server).
-import type { Analyser, Enhancer, ImageGenerator, PromptWriter } from '../capabilities.js';
+// The Gemini adapter: analysis, video prompts, the candidates' ranking and the workshop's text on
+// the text model, candidate and workshop images on the image model ("Gemini-Banana"), all through
+// the official @google/genai SDK. httpOptions.baseUrl is overridable (a gateway, or a test's local server).
+import type { Analyser, CandidateRanker, Enhancer, ImageGenerator, PromptWriter } from '../capabilities.js';
 import { createGeminiAnalyser } from './gemini-analyser.js';
 import { createGeminiClient, type GeminiContext } from './gemini-context.js';
 import { createGeminiEnhancer } from './gemini-enhancer.js';
 import { createGeminiImageGenerator } from './gemini-image-generator.js';
 import { createGeminiPromptWriter } from './gemini-prompt-writer.js';
+import { createGeminiRanker } from './gemini-ranker.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './gemini-retry.js';
 
 export interface GeminiOptions {
@@ -26,6 +27,7 @@ export interface GeminiProvider {
   imageGenerator: ImageGenerator;
   promptWriter: PromptWriter;
   enhancer: Enhancer;
+  candidateRanker: CandidateRanker;
 }
 
 /** An analysis takes 2-3 minutes by the specification; one request gets a little more. */
@@ -43,5 +45,6 @@ export function createGeminiProvider(options: GeminiOptions): GeminiProvider {
     imageGenerator: createGeminiImageGenerator(context),
     promptWriter: createGeminiPromptWriter(context),
     enhancer: createGeminiEnhancer(context),
+    candidateRanker: createGeminiRanker(context),
   };
 }

@@ -129,6 +129,8 @@ export function findPeriod(acf: Float64Array, minLag = 2, minStrength = 0.3): Pe
   }
   if (peaks.length === 0) return { period: null, strength: 0, correlationLength: corr };
   const strongest = Math.max(...peaks.map((p) => p.value));
+  // No peak reaches the bar (all may lie below zero, where 0.8 × the strongest is above every one).
+  if (strongest < minStrength) return { period: null, strength: Math.max(0, strongest), correlationLength: corr };
   const pick = peaks.find((p) => p.value >= 0.8 * strongest) as { lag: number; value: number };
   if (pick.value < minStrength) return { period: null, strength: pick.value, correlationLength: corr };
   const before = acf[pick.lag - 1] as number;

@@ -1,13 +1,14 @@
 // The OpenAI-compatible adapter, through the official `openai` SDK with an overridable baseURL:
 // OpenAI itself, or a LAN Ollama / vLLM / LM Studio box or any compatible gateway for the text
 // side. Images only when an image model is configured.
-import type { Analyser, Enhancer, ImageGenerator, PromptWriter } from '../capabilities.js';
+import type { Analyser, CandidateRanker, Enhancer, ImageGenerator, PromptWriter } from '../capabilities.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../shared/retry.js';
 import { createOpenAiAnalyser } from './openai-analyser.js';
 import { createOpenAiClient, type OpenAiContext } from './openai-context.js';
 import { createOpenAiEnhancer } from './openai-enhancer.js';
 import { createOpenAiImageGenerator } from './openai-images.js';
 import { createOpenAiPromptWriter } from './openai-prompt-writer.js';
+import { createOpenAiRanker } from './openai-ranker.js';
 
 export interface OpenAiOptions {
   apiKey: string;
@@ -24,6 +25,7 @@ export interface OpenAiProvider {
   analyser: Analyser;
   promptWriter: PromptWriter;
   enhancer: Enhancer;
+  candidateRanker: CandidateRanker;
   imageGenerator?: ImageGenerator;
 }
 
@@ -41,6 +43,7 @@ export function createOpenAiProvider(options: OpenAiOptions): OpenAiProvider {
     analyser: createOpenAiAnalyser(context),
     promptWriter: createOpenAiPromptWriter(context),
     enhancer: createOpenAiEnhancer(context),
+    candidateRanker: createOpenAiRanker(context),
     ...(imageModel ? { imageGenerator: createOpenAiImageGenerator({ ...context, imageModel }) } : {}),
   };
 }

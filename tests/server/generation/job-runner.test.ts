@@ -189,7 +189,8 @@ for (const db of databaseKinds) {
       r.register(hung.h);
       r.start();
       const id = await r.enqueue({ kind: 'hung', refId: 1 });
-      await until(async () => (await status(id)) === 'failed');
+      // The row is failed first and the handler told after (job-runner.ts): wait for both.
+      await until(async () => (await status(id)) === 'failed' && hung.ended.length > 0);
       expect(hung.ended[0]).toMatchObject({ error: { kind: 'timeout' } });
       await r.stop();
     });

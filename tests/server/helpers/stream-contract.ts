@@ -8,6 +8,7 @@ import { regenerateEventSchema } from '../../../server/modules/generation/analys
 import { videoPromptsEventSchema } from '../../../server/modules/generation/video-prompts/video-prompts-events.js';
 import { videoEventSchema } from '../../../server/modules/generation/videos/video-events.js';
 import { batchEventSchema } from '../../../server/modules/upscale/batch-events.js';
+import { collectionEventSchema } from '../../../server/modules/collections/collection-events.js';
 import { workshopStreamEventSchema } from '../../../server/modules/workshop/workshop-stream-events.js';
 
 /** Each streaming call's path (its end, whatever the group's prefix) and its events' schema. */
@@ -18,6 +19,7 @@ const STREAMS: readonly [RegExp, z.ZodType][] = [
   [/\/user\/video-generations\/events$/, videoEventSchema],
   [/\/workshop\/items\/[^/]+\/events$/, workshopStreamEventSchema],
   [/\/upscale\/batch$/, batchEventSchema],
+  [/\/collections\/[^/]+\/events$/, collectionEventSchema],
 ];
 
 /** The schema of the stream at `url`; a stream without one fails the test. */

@@ -8,6 +8,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { StorageConfig } from '../../../server/config.js';
 import { openS3Bucket, type S3Bucket } from '../../../server/storage/s3-bucket.js';
+import { keepFoldersOnDelete } from '../../support/s3rver-keep-folders.js';
 import { addMultipartCalls, type S3rverInternals } from '../../support/s3rver-multipart.js';
 
 export const BUCKET = 'loom';
@@ -29,6 +30,7 @@ export async function startS3Server(): Promise<S3TestServer> {
   const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: BUCKET }] });
   // The multipart calls resumable uploads make (@tus/s3-store), which s3rver lacks.
   addMultipartCalls(server as unknown as S3rverInternals);
+  keepFoldersOnDelete(server as unknown as Parameters<typeof keepFoldersOnDelete>[0]);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };

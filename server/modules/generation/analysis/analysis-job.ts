@@ -88,44 +88,58 @@ export function analysisJob(ctx: GenerationContext): JobHandler {
       // They are written only while the request still runs: the guard's row lock holds a cancel's
       // write until they are committed, and the cancel then fails them with the request. (A crash
       // before the job is queued re-runs this job, which finds the rows and queues it.)
-      await ctx.baseDb.transaction().execute(async (trx) => {
+      // A collection's request makes its own number of candidates and its batch queues the next
+      // stage in this same transaction (stageEnds.analysed); the workflow's queues it below.
+      const queuedByBatch = await ctx.baseDb.transaction().execute(async (trx) => {
         const inTrx = createGenerationRepository(generationDb(trx), ctx.now, owner);
         mustMove(await inTrx.moveRequest(request.id, 'generating'), what);
-        if ((await inTrx.imagesOfRequests([request.id])).length > 0) return;
-        await inTrx.insertImages(
-          Array.from({ length: CANDIDATE_COUNT }, (_, position) => ({
-            user_id: request.user_id,
-            request_id: request.id,
-            parent_image_id: null,
-            generation_id: `request-${request.id}`,
-            position,
-            prompt: analysis.image_prompt || request.prompt,
-            status: 'pending' as const,
-            file_id: null,
-            thumbnail_file_id: null,
-            width: null,
-            height: null,
-            aspect: request.aspect,
-            style: analysis.style || null,
-            model: null,
-            provider: null,
-            moments_text: analysis.moments_text || null,
-            label: null,
-            language: request.language,
-            completed_at: null,
-            ...NO_FAILURE,
-          })),
-        );
+        if ((await inTrx.imagesOfRequests([request.id])).length === 0) {
+          await inTrx.insertImages(
+            Array.from({ length: request.candidate_count ?? CANDIDATE_COUNT }, (_, position) => ({
+              user_id: request.user_id,
+              request_id: request.id,
+              parent_image_id: null,
+              generation_id: `request-${request.id}`,
+              position,
+              prompt: analysis.image_prompt || request.prompt,
+              status: 'pending' as const,
+              file_id: null,
+              thumbnail_file_id: null,
+              width: null,
+              height: null,
+              aspect: request.aspect,
+              style: analysis.style || null,
+              model: null,
+              provider: null,
+              moments_text: analysis.moments_text || null,
+              label: null,
+              language: request.language,
+              completed_at: null,
+              ...NO_FAILURE,
+            })),
+          );
+        }
+        return (await ctx.stageEnds?.analysed(trx, request.id)) ?? null;
       });
+      if (queuedByBatch) {
+        queuedByBatch();
+        return;
+      }
       signal.throwIfAborted();
       await ctx.jobs.enqueue({ kind: JOB_KINDS.candidates, refId: request.id, userId: request.user_id });
     }),
     async fail(job, error, _reason, publish) {
       // Finished work stays finished: a cancel that lands as the work completes changes nothing.
       const failure = failureColumns(error, 'analysis_error', 'analysis_format_error');
-      if (!(await ctx.repo.moveRequest(job.ref_id, 'failed', failure))) return;
-      // Candidate rows made just before the cancel end with their request.
-      await ctx.repo.failOpenImages({ requestId: job.ref_id }, failure);
+      const moved = await ctx.baseDb.transaction().execute(async (trx) => {
+        const inTrx = createGenerationRepository(generationDb(trx), ctx.now);
+        if (!(await inTrx.moveRequest(job.ref_id, 'failed', failure))) return false;
+        // Candidate rows made just before the cancel end with their request.
+        await inTrx.failOpenImages({ requestId: job.ref_id }, failure);
+        return (await ctx.stageEnds?.requestFailed(trx, job.ref_id, failure)) ?? (() => undefined);
+      });
+      if (!moved) return;
+      moved();
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

@@ -13,6 +13,8 @@ import { laneOf } from '../engines/generation-providers.js';
 import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
 import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
 import { openRequest } from './open-request.js';
+import { createGenerationRepository } from '../store/generation-repository.js';
+import { generationDb } from '../store/generation-tables.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseAnalysis } from '../store/stored-json.js';
 import { failureKind } from '../../../jobs/retryable-error.js';
@@ -26,7 +28,8 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
     timeoutMs: CANDIDATES_TIMEOUT_MS,
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       // The request and its candidates are this run's from here: a run that lost the job no longer writes them.
-      const repo = ctx.repo.ownedBy(runOwner(job));
+      const owner = runOwner(job);
+      const repo = ctx.repo.ownedBy(owner);
       await repo.takeRequest(job.ref_id);
       const request = await openRequest(repo, job.ref_id, publish);
       if (!request) return;
@@ -53,10 +56,17 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
           // A self-hosted engine tells each candidate's queue position and steps.
           onProgress: (index, detail) => publish(topic, { type: 'progress', progress: 0, detail, index } satisfies GenerationEvent),
         },
-        onSaved: (row, done, total) =>
-          publish(topic, { type: 'image_ready', image_id: row.id, index: done, total } satisfies GenerationEvent),
+        onSaved: (row, done, total) => {
+          publish(topic, { type: 'image_ready', image_id: row.id, index: done, total } satisfies GenerationEvent);
+          if (request.collection_item_id !== null) ctx.stageEnds?.progress({ requestId: request.id }, Math.round((100 * done) / total));
+        },
       });
-      mustMove(await repo.moveRequest(request.id, 'completed', { completed_at: repo.now() }), `request ${request.id}`);
+      const told = await ctx.baseDb.transaction().execute(async (trx) => {
+        const inTrx = createGenerationRepository(generationDb(trx), ctx.now, owner);
+        mustMove(await inTrx.moveRequest(request.id, 'completed', { completed_at: inTrx.now() }), `request ${request.id}`);
+        return ctx.stageEnds?.candidatesDone(trx, request.id);
+      });
+      told?.();
       publish(topic, { type: 'completed' } satisfies GenerationEvent);
     }),
     async fail(job, error, reason, publish) {
@@ -65,13 +75,29 @@ export function candidatesJob(ctx: GenerationContext): JobHandler {
       await ctx.repo.failOpenImages({ requestId: job.ref_id }, failure);
       const made = (await ctx.repo.imagesOfRequests([job.ref_id])).filter((i) => i.status === 'completed').length;
       // Not cancelled, and some were made: the request is those, the rest say why they are missing.
+      // The request's final move and its batch's next step (stageEnds) are one transaction;
+      // null when the move did not apply (finished work stays finished).
+      const ended = (to: 'completed' | 'failed') =>
+        ctx.baseDb.transaction().execute(async (trx) => {
+          const inTrx = createGenerationRepository(generationDb(trx), ctx.now);
+          if (to === 'completed') {
+            if (!(await inTrx.moveRequest(job.ref_id, 'completed', { completed_at: inTrx.now() }))) return null;
+            return (await ctx.stageEnds?.candidatesDone(trx, job.ref_id)) ?? (() => undefined);
+          }
+          if (!(await inTrx.moveRequest(job.ref_id, 'failed', failure))) return null;
+          return (await ctx.stageEnds?.requestFailed(trx, job.ref_id, failure)) ?? (() => undefined);
+        });
       if (reason === 'error' && made > 0) {
-        if (await ctx.repo.moveRequest(job.ref_id, 'completed', { completed_at: ctx.repo.now() })) {
+        const told = await ended('completed');
+        if (told) {
+          told();
           publish(topics.request(job.ref_id), { type: 'completed' } satisfies GenerationEvent);
         }
         return;
       }
-      if (!(await ctx.repo.moveRequest(job.ref_id, 'failed', failure))) return;
+      const told = await ended('failed');
+      if (!told) return;
+      told();
       publish(topics.request(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

@@ -4,6 +4,7 @@
 // environment; tests pass their own.
 import type {
   Analyser,
+  CandidateRanker,
   Enhancer,
   ImageGenerator,
   PromptWriter,
@@ -11,6 +12,7 @@ import type {
   VideoGenerator,
 } from '../../../providers/capabilities.js';
 import { AppError } from '../../../http/app-error.js';
+import { LOCAL_VIDEO_LANE } from '../../../jobs/job-runner.js';
 
 export interface ProviderSlot<T> {
   impl: T;
@@ -26,6 +28,8 @@ export interface GenerationProviders {
   videoGenerator?: ProviderSlot<VideoGenerator>;
   /** Every enhancer the workshop offers, the default first. */
   enhancers?: ProviderSlot<Enhancer>[];
+  /** Ranks a collection's candidates for its pick rule 'model'; absent: no ranker is configured. */
+  candidateRanker?: ProviderSlot<CandidateRanker>;
   /** Setup checks of the providers in use, run once the server is ready (engines-route.ts). */
   setupChecks?: (() => Promise<ProviderSetupCheck>)[];
 }
@@ -45,4 +49,9 @@ export function requireSlot<K extends CapabilityName>(
 /** The concurrency lane of a capability's jobs: one per provider, so a slow cloud does not hold the local engine. */
 export function laneOf(slot: { provider: string } | undefined): string {
   return slot?.provider ?? 'none';
+}
+
+/** The lane of video jobs: the built-in engine's own (job-runner.ts's LOCAL_VIDEO_LANE), else the provider's. */
+export function videoLaneOf(slot: { provider: string } | undefined): string {
+  return slot?.provider === 'local' ? LOCAL_VIDEO_LANE : laneOf(slot);
 }

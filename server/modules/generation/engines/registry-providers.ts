@@ -23,6 +23,7 @@ export function providersFromRegistry(registry: ProviderRegistry, local: Provide
     promptWriter: slot(registry.promptWriter),
     videoGenerator: slot(registry.videoGenerator),
     enhancers,
+    ...(registry.candidateRanker ? { candidateRanker: slot(registry.candidateRanker) } : {}),
     setupChecks: registry.setupChecks,
   };
 }

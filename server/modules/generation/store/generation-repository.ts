@@ -103,7 +103,10 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date, ow
     },
     /** A resend of a failed request starts it over: the request and its failed candidates back to pending. */
     async reopenRequest(id: number): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      // Inside a caller's transaction (a collection's retry) it is part of that one.
+      const atomically = <T>(fn: (trx: GenerationDb) => Promise<T>): Promise<T> =>
+        db.isTransaction ? fn(db) : db.transaction().execute(fn);
+      return atomically(async (trx) => {
         const t = stamp();
         const r = await trx
           .updateTable('generation_requests')
@@ -227,7 +230,10 @@ export function createGenerationRepository(db: GenerationDb, now: () => Date, ow
       prompts: { prompt: string; camera: string[]; scene: string; mood: string; model: string }[],
     ): Promise<VideoPromptRow[]> {
       const t = stamp();
-      return db.transaction().execute(async (trx) => {
+      // Inside a caller's transaction (a job's final move with its stage hook) it is part of that one.
+      const atomically = <T>(fn: (trx: GenerationDb) => Promise<T>): Promise<T> =>
+        db.isTransaction ? fn(db) : db.transaction().execute(fn);
+      return atomically(async (trx) => {
         await trx.deleteFrom('video_prompts').where('image_id', '=', imageId).execute();
         return trx
           .insertInto('video_prompts')

@@ -40,6 +40,10 @@ export interface GenerationRequestsTable extends FailureColumns, OwnedRow {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Candidates the analysis makes; null = CANDIDATE_COUNT (migration 0012: a collection's setting). */
+  candidate_count: number | null;
+  /** The collection item this request runs for (migration 0012); null for the workflow's own. */
+  collection_item_id: number | null;
 }
 
 export type UploadRole = 'model' | 'pattern';

@@ -7,6 +7,8 @@ import type { GenerationContext } from '../generation-context.js';
 import { laneOf } from '../engines/generation-providers.js';
 import { JOB_KINDS, topics, VIDEO_PROMPTS_PER_IMAGE, type GenerationEvent } from '../job-topics.js';
 import { inputImage } from '../store/stored-images.js';
+import { createGenerationRepository } from '../store/generation-repository.js';
+import { generationDb } from '../store/generation-tables.js';
 import { parseAnalysis, parseFabric, parseObject } from '../store/stored-json.js';
 import { failureKind } from '../../../jobs/retryable-error.js';
 
@@ -26,6 +28,11 @@ function videoPromptContext(json: string | null): VideoPromptContext {
     ...(typeof o.language === 'string' ? { language: o.language as Language } : {}),
     ...(fabric ? { fabric: Object.fromEntries(Object.entries(fabric).filter(([, v]) => typeof v === 'string')) as Record<string, string> } : {}),
   };
+}
+
+/** True when a batch (a collection's item) queued this run: its params name the batch's item. */
+function batchRun(json: string | null): boolean {
+  return typeof parseObject(json)?.collection_item_id === 'number';
 }
 
 /** A provider's drafts, checked: prompts must be text, camera moves from the known list. */
@@ -52,6 +59,9 @@ export function videoPromptsJob(ctx: GenerationContext): JobHandler {
     async run({ job, signal, publish }) {
       const image = await repo.image(job.ref_id);
       if (!image?.file_id) throw new ProviderError('invalid_request', 'the image has no file');
+      // A batch's run whose prompts were written and handed on already (a re-run after a restart
+      // that came between its commit and the job's end) writes nothing twice.
+      if (batchRun(job.params_json) && ctx.stageEnds && !(await ctx.stageEnds.promptsAwaited(image.id))) return;
       const slot = ctx.providers.promptWriter;
       if (!slot) throw new ProviderError('unavailable', 'no prompt writer is configured');
       const topic = topics.videoPrompts(image.id);
@@ -80,15 +90,21 @@ export function videoPromptsJob(ctx: GenerationContext): JobHandler {
       );
       signal.throwIfAborted();
       const drafts = checkedDrafts(result?.prompts);
-      await repo.replaceVideoPrompts(
-        image.user_id,
-        image.id,
-        drafts.map((d) => ({ ...d, model: result.model })),
-      );
+      const told = await ctx.baseDb.transaction().execute(async (trx) => {
+        await createGenerationRepository(generationDb(trx), ctx.now).replaceVideoPrompts(
+          image.user_id,
+          image.id,
+          drafts.map((d) => ({ ...d, model: result.model })),
+        );
+        return ctx.stageEnds?.videoPromptsReady(trx, image.id);
+      });
+      told?.();
       publish(topic, { type: 'prompts_ready', image_id: image.id } satisfies GenerationEvent);
     },
     async fail(job, error, _reason, publish) {
       const failure = failureColumns(error, 'video_prompt_failed');
+      const hook = ctx.stageEnds;
+      if (hook) (await ctx.baseDb.transaction().execute((trx) => hook.videoPromptsFailed(trx, job.ref_id, failure)))();
       publish(topics.videoPrompts(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

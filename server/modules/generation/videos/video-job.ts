@@ -19,10 +19,11 @@ import { makeThumbnail } from '../../../storage/thumbnails.js';
 import { sniffVideoType } from '../../../storage/video-type.js';
 import { failureColumns, NO_FAILURE } from '../failure.js';
 import type { GenerationContext } from '../generation-context.js';
-import { laneOf } from '../engines/generation-providers.js';
-import type { VideoGenerationRow } from '../store/generation-tables.js';
+import { videoLaneOf } from '../engines/generation-providers.js';
+import { generationDb, type VideoGenerationRow } from '../store/generation-tables.js';
+import { createGenerationRepository } from '../store/generation-repository.js';
 import { JOB_KINDS, topics, type GenerationEvent } from '../job-topics.js';
-import { mustMove, stopsWhenRowMovesOn } from '../store/row-states.js';
+import { mustMove, RowMovedOn, stopsWhenRowMovesOn } from '../store/row-states.js';
 import { inputImage } from '../store/stored-images.js';
 import { parseCamera } from '../store/stored-json.js';
 import { failureKind } from '../../../jobs/retryable-error.js';
@@ -89,7 +90,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
 
   return {
     kind: JOB_KINDS.video,
-    lane: () => laneOf(ctx.providers.videoGenerator),
+    lane: () => videoLaneOf(ctx.providers.videoGenerator),
     // Minutes of work nobody watches live: an analysis someone watches goes first.
     jobClass: 'batch',
     timeoutMs: VIDEO_TIMEOUT_MS,
@@ -97,7 +98,8 @@ export function videoJob(ctx: GenerationContext): JobHandler {
     // does not apply and the run stops there.
     run: stopsWhenRowMovesOn(async ({ job, signal, publish }) => {
       // The row is this run's from here: a run that lost the job no longer writes it.
-      const repo = ctx.repo.ownedBy(runOwner(job));
+      const owner = runOwner(job);
+      const repo = ctx.repo.ownedBy(owner);
       await repo.takeVideo(job.ref_id);
       let row = await repo.video(job.ref_id);
       if (!row || row.status === 'completed') return;
@@ -162,17 +164,24 @@ export function videoJob(ctx: GenerationContext): JobHandler {
           const saved = await store(row, state, signal);
           signal.throwIfAborted();
           const completedAt = repo.now();
-          const moved = await repo.moveVideo(row.id, 'completed', {
-            progress: 100,
-            provider_file_id: state.fileId ?? null,
-            result_file_id: saved.file.id,
-            thumbnail_file_id: saved.thumbnailFileId,
-            width: saved.width,
-            height: saved.height,
-            completed_at: completedAt,
-            processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
+          const done = row;
+          const moved = await ctx.baseDb.transaction().execute(async (trx) => {
+            const inTrx = createGenerationRepository(generationDb(trx), ctx.now, owner);
+            const applied = await inTrx.moveVideo(done.id, 'completed', {
+              progress: 100,
+              provider_file_id: state.fileId ?? null,
+              result_file_id: saved.file.id,
+              thumbnail_file_id: saved.thumbnailFileId,
+              width: saved.width,
+              height: saved.height,
+              completed_at: completedAt,
+              processing_ms: Date.parse(completedAt) - Date.parse(startedAt),
+            });
+            if (!applied) return null;
+            return (await ctx.stageEnds?.videoDone(trx, done.id)) ?? (() => undefined);
           });
-          mustMove(moved, `video ${row.id}`);
+          if (!moved) throw new RowMovedOn(`video ${row.id}`);
+          moved();
           send({ type: 'completed' });
           return;
         }
@@ -189,6 +198,7 @@ export function videoJob(ctx: GenerationContext): JobHandler {
           try {
             if (progress !== lastProgress) mustMove(await repo.moveVideo(row.id, 'generating', { progress }), `video ${row.id}`);
             send({ type: 'progress', progress, ...(detail ? { detail } : {}) });
+            ctx.stageEnds?.progress({ videoId: row.id }, progress);
           } catch (error) {
             // A progress figure that meets a database restart is skipped; the render goes on.
             if (!isDatabaseUnavailable(error)) throw error;
@@ -203,7 +213,12 @@ export function videoJob(ctx: GenerationContext): JobHandler {
       if (reason === 'cancelled' || (error instanceof ProviderError && error.kind === 'timeout')) await cancelTask(job.ref_id);
       // A finished video stays finished: a cancel that lands as it completes changes nothing.
       const failure = failureColumns(error, 'video_generation_failed');
-      if (!(await ctx.repo.moveVideo(job.ref_id, 'failed', failure))) return;
+      const moved = await ctx.baseDb.transaction().execute(async (trx) => {
+        if (!(await createGenerationRepository(generationDb(trx), ctx.now).moveVideo(job.ref_id, 'failed', failure))) return null;
+        return (await ctx.stageEnds?.videoFailed(trx, job.ref_id, failure)) ?? (() => undefined);
+      });
+      if (!moved) return;
+      moved();
       publish(topics.video(job.ref_id), { type: 'failed', error_code: failure.error_code, error_key: failure.error_key } satisfies GenerationEvent);
     },
     async retrying(job, error, delayMs, publish) {

@@ -9,8 +9,8 @@ import type { ProviderCapabilities } from '../../../../server/providers/capabili
 import { DEFAULT_MODELS, readProviderConfig } from '../../../../server/providers/provider-config.js';
 import { createProviderRegistry } from '../../../../server/providers/registry.js';
 
-/** Stand-ins for the built-in engine: the registry only hands them out, it never calls them. */
-const local: Required<ProviderCapabilities> = {
+/** Stand-ins for the built-in engine (which ranks no candidates): the registry only hands them out, it never calls them. */
+const local: Required<Omit<ProviderCapabilities, 'candidateRanker'>> = {
   analyser: { analyse: () => Promise.reject(new Error('not called')) },
   imageGenerator: { generateImages: () => Promise.reject(new Error('not called')) },
   promptWriter: { writeVideoPrompts: () => Promise.reject(new Error('not called')) },
@@ -66,6 +66,8 @@ describe('provider settings', () => {
     expect(registry.promptWriter.implementation).toBe(local.promptWriter);
     expect(registry.videoGenerator).toEqual({ implementation: local.videoGenerator, provider: 'local', localPreview: true });
     expect(registry.enhancer.provider).toBe('local');
+    // The built-in engine ranks no candidates: a collection's model pick falls back to the score.
+    expect(registry.candidateRanker).toBeUndefined();
   });
 
   it('gives a configured adapter the capabilities it offers, and leaves the rest local', () => {
@@ -105,6 +107,12 @@ describe('provider settings', () => {
     expect(registry.analyser.provider).toBe('openai');
     expect(registry.imageGenerator).toMatchObject({ provider: 'local', localPreview: true });
     expect(registry.videoGenerator.implementation.supportedDurations?.standard?.['512P']).toEqual([6, 10]);
+    // The candidates are ranked by the provider serving the analysis, not the prompts' one.
+    expect(registry.candidateRanker).toMatchObject({ provider: 'openai', localPreview: false });
+    expect(typeof registry.candidateRanker?.implementation.rankCandidates).toBe('function');
+    const analysedLocally = createProviderRegistry(readProviderConfig({ GEMINI_API_KEY: 'g', GENERATION_ANALYSE: 'local' }), local);
+    expect(analysedLocally.promptWriter.provider).toBe('gemini');
+    expect(analysedLocally.candidateRanker).toBeUndefined();
   });
 
   it('gives OpenAI an image model by default only on OpenAI itself', () => {
