@@ -42,6 +42,9 @@ const ROUTE_MODULES: RouteModules = {
     '/': 'src/features/home/components/home-page.tsx',
     '/image-processing': 'src/features/image-processing/components/image-processing-page.tsx',
     '/video-generation': 'src/features/video-generation/components/video-generation-page.tsx',
+    '/collections': 'src/features/collections/components/collections-page.tsx',
+    // One collection: /collections/12 (the boot script reads a number as :id).
+    '/collections/:id': 'src/features/collections/components/collection-page.tsx',
     '/gemini-banana': 'src/features/workshop/components/gemini-banana-page.tsx',
     '/prompt-management': 'src/features/prompts/components/prompt-management-page.tsx',
     '/history': 'src/features/history/components/history-page.tsx',

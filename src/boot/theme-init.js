@@ -51,7 +51,10 @@
   if (path.length > 1) path = path.replace(/\/+$/, '');
   var strings = routeChunks.strings[language] || [];
   var files = signedIn
-    ? routeChunks.shell.concat(routeChunks.pages[path] || routeChunks.pages['/'], strings)
+    ? routeChunks.shell.concat(
+        routeChunks.pages[path] || routeChunks.pages[path.replace(/\/\d+$/, '/:id')] || routeChunks.pages['/'],
+        strings,
+      )
     : routeChunks.signIn.concat(strings.slice(0, 1));
   var seen = {};
   var preload = function () {

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { FullScreenSpinner } from '../../components/full-screen-spinner';
 import { OnlineIndicator } from '../../components/offline/online-indicator';
+import { useResumePendingCollections } from '../../features/collections/hooks/use-resume-pending';
 import { QueueIndicator } from '../../features/image-processing/components/queue-indicator';
 import { useProfile } from '../../lib/session/profile';
 import { BatchFinishedNotice } from '../batch-finished-notice';
@@ -18,6 +19,8 @@ export default function AppShell() {
   const { pathname } = useLocation();
   // Refreshes the cached profile (role changes show up) and surfaces an expired session early.
   useProfile();
+  // Collections started on this device go on sending, whichever page opens first.
+  useResumePendingCollections();
   return (
     <div className="shell" data-testid="app-shell">
       <Sidebar items={items} />

@@ -2,7 +2,7 @@
 // only home and settings show.
 import type { UserLevel } from '../../lib/session/user';
 
-export type MenuIconName = 'home' | 'image' | 'video' | 'sparkles' | 'prompt' | 'history' | 'settings';
+export type MenuIconName = 'home' | 'image' | 'video' | 'collection' | 'sparkles' | 'prompt' | 'history' | 'settings';
 
 export interface MenuEntry {
   path: string;
@@ -18,6 +18,7 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { path: '/', labelKey: 'nav.home', shortLabelKey: 'nav.short.home', icon: 'home' },
   { path: '/image-processing', labelKey: 'nav.imageProcessing', shortLabelKey: 'nav.short.imageProcessing', icon: 'image', roles: ['ADMIN', 'DESIGNER'] },
   { path: '/video-generation', labelKey: 'nav.videoGeneration', shortLabelKey: 'nav.short.videoGeneration', icon: 'video', roles: ['ADMIN', 'GENERAL'] },
+  { path: '/collections', labelKey: 'nav.collections', shortLabelKey: 'nav.short.collections', icon: 'collection', roles: ['ADMIN', 'GENERAL'] },
   { path: '/gemini-banana', labelKey: 'nav.geminiBanana', shortLabelKey: 'nav.short.geminiBanana', icon: 'sparkles', roles: ['ADMIN'] },
   { path: '/prompt-management', labelKey: 'nav.promptManagement', shortLabelKey: 'nav.short.promptManagement', icon: 'prompt', roles: ['ADMIN'] },
   { path: '/history', labelKey: 'nav.history', shortLabelKey: 'nav.short.history', icon: 'history', roles: ['ADMIN', 'GENERAL'] },
@@ -34,8 +35,8 @@ export function isActivePath(entryPath: string, currentPath: string): boolean {
   return normalise(entryPath) === normalise(currentPath);
 }
 
-/** Whether a path belongs to an entry this role cannot see (used to send them home). */
+/** Whether a path belongs to an entry this role cannot see (used to send them home); a page under an entry (`/collections/12`) is that entry's. */
 export function isPathHiddenFor(path: string, level: UserLevel): boolean {
-  const entry = MENU_ENTRIES.find((e) => isActivePath(e.path, path));
+  const entry = MENU_ENTRIES.find((e) => isActivePath(e.path, path) || (e.path !== '/' && path.startsWith(`${e.path}/`)));
   return !!entry?.roles && !entry.roles.includes(level);
 }

@@ -1,4 +1,5 @@
 import {
+  CollectionIcon,
   HistoryIcon,
   HomeIcon,
   ImageIcon,
@@ -13,6 +14,7 @@ const ICONS = {
   home: HomeIcon,
   image: ImageIcon,
   video: VideoIcon,
+  collection: CollectionIcon,
   sparkles: SparklesIcon,
   prompt: PromptIcon,
   history: HistoryIcon,

@@ -4,6 +4,8 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { FullScreenSpinner } from '../../components/full-screen-spinner';
 import {
   AppShell,
+  CollectionPage,
+  CollectionsPage,
   GeminiBananaPage,
   HistoryPage,
   HomePage,
@@ -39,6 +41,8 @@ export function AppRoutes() {
           <Route index element={<HomePage />} />
           <Route path="image-processing" element={<ImageProcessingPage />} />
           <Route path="video-generation" element={<VideoGenerationPage />} />
+          <Route path="collections" element={<CollectionsPage />} />
+          <Route path="collections/:id" element={<CollectionPage />} />
           <Route path="gemini-banana" element={<GeminiBananaPage />} />
           <Route path="prompt-management" element={<PromptManagementPage />} />
           <Route path="history" element={<HistoryPage />} />

@@ -42,6 +42,8 @@ const loadImageProcessingPage = () =>
   import('../../features/image-processing/components/image-processing-page');
 const loadVideoGenerationPage = () =>
   import('../../features/video-generation/components/video-generation-page');
+const loadCollectionsPage = () => import('../../features/collections/components/collections-page');
+const loadCollectionPage = () => import('../../features/collections/components/collection-page');
 const loadGeminiBananaPage = () => import('../../features/workshop/components/gemini-banana-page');
 const loadPromptManagementPage = () => import('../../features/prompts/components/prompt-management-page');
 const loadHistoryPage = () => import('../../features/history/components/history-page');
@@ -55,6 +57,8 @@ export const AppShell = lazyPage(() =>
 export const HomePage = lazyPage(loadHomePage);
 export const ImageProcessingPage = lazyPage(loadImageProcessingPage);
 export const VideoGenerationPage = lazyPage(loadVideoGenerationPage);
+export const CollectionsPage = lazyPage(loadCollectionsPage);
+export const CollectionPage = lazyPage(loadCollectionPage);
 export const GeminiBananaPage = lazyPage(loadGeminiBananaPage);
 export const PromptManagementPage = lazyPage(loadPromptManagementPage);
 export const HistoryPage = lazyPage(loadHistoryPage);
@@ -68,6 +72,8 @@ const PAGES: readonly (readonly [string, { preload(): Promise<void> }, { formats
   ['/', HomePage, { formats: true }],
   ['/image-processing', ImageProcessingPage, { formats: true }],
   ['/video-generation', VideoGenerationPage, { formats: false }],
+  ['/collections', CollectionsPage, { formats: true }],
+  ['/collections/:id', CollectionPage, { formats: true }],
   ['/gemini-banana', GeminiBananaPage, { formats: false }],
   ['/prompt-management', PromptManagementPage, { formats: true }],
   ['/history', HistoryPage, { formats: false }],
@@ -81,7 +87,10 @@ const PAGES: readonly (readonly [string, { preload(): Promise<void> }, { formats
  * that needs it in its first render (call after initI18n: it uses the language chosen there).
  */
 export function preloadRoute(pathname: string, signedIn: boolean): Promise<void> {
-  const [, page, { formats }] = PAGES.find(([path]) => isActivePath(path, pathname)) ?? PAGES[0]!;
+  // A numbered page under a route (/collections/12) is that route's `:id` page.
+  const [, page, { formats }] =
+    PAGES.find(([path]) => isActivePath(path, pathname) || isActivePath(path, pathname.replace(/\/\d+\/?$/, '/:id'))) ??
+    PAGES[0]!;
   if (signedIn && formats) warmFormats(initialLanguage());
   const pages = signedIn ? [AppShell, page] : [LoginPage];
   return Promise.all(pages.map((page) => page.preload())).then(

@@ -1228,6 +1228,593 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's collections, newest first (the latest 200), each with its counts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionList"];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Start a collection: each fabric's analysis, candidates, pick, video prompts and video, queued and resumable. The images are finished uploads (purpose "collection"); a resend with the same client_collection_id answers the same collection. 429 queue_full past 500 open fabrics per user */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateCollectionInput"];
+                };
+            };
+            responses: {
+                /** @description The call answers */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a collection: running stages finish, no new stage starts (409 already_finished when it has ended) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused collection */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a collection: every unfinished fabric is cancelled and its jobs stopped */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/retry-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run every failed fabric again from the stage that failed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/items/{itemId}/pick": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A person's pick among a fabric's candidates; a fabric waiting for review goes on to its video prompts */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CollectionPickInput"];
+                };
+            };
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/items/{itemId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve the pick of a fabric waiting for review: it goes on to its video prompts */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/items/{itemId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a failed fabric again from the stage that failed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/items/{itemId}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Skip a queued, failed or waiting fabric */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/items/{itemId}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a fabric over from its analysis with a new request (the old results stay in history) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    itemId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionRef"];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One collection with its settings, counts, time left and every fabric */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The call answers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            code: number;
+                            message: string;
+                            data: components["schemas"]["CollectionView"];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A collection's progress (event stream) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One CollectionEvent per `data:` line: the snapshot first, then each item as it moves (with fresh counts), the status, a stage’s progress; end (completed or cancelled) ends it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["CollectionEvent"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/collections/{id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A collection's results sheet: one row per fabric (code, name, status, stage, error, picked image link, video link) */
+        get: {
+            parameters: {
+                query?: {
+                    language?: "zh-CN" | "en-US" | "vi-VN" | "th-TH" | "id-ID";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description UTF-8 CSV with a BOM; cells a spreadsheet would run as formulas start with an apostrophe */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generation/engines": {
         parameters: {
             query?: never;
@@ -1325,7 +1912,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Location: the upload URL, whose last segment is the id that the multipart calls accept as <field>_upload_id. Needs Tus-Resumable: 1.0.0, Upload-Length (at most UPLOAD_LIMIT_BYTES) and Upload-Metadata with filename, filetype (an image MIME type) and purpose (upscale, analysis, regenerate or workshop). Refusals: 400, 401, 413, 415, 429. */
+                /** @description Location: the upload URL, whose last segment is the id that the multipart calls accept as <field>_upload_id. Needs Tus-Resumable: 1.0.0, Upload-Length (at most UPLOAD_LIMIT_BYTES) and Upload-Metadata with filename, filetype (an image MIME type) and purpose (upscale, analysis, regenerate, workshop or collection: the images of a collection, checked as an analysis). Refusals: 400, 401, 413, 415, 429. */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -2268,6 +2855,225 @@ export interface components {
             /** @description Seconds before another code may be asked for. */
             resend_after: number;
         };
+        /** @description Items at each stage that are queued or running. */
+        CollectionByStage: {
+            analysis: number;
+            candidates: number;
+            pick: number;
+            video_prompts: number;
+            video: number;
+        };
+        CollectionCandidate: {
+            image_id: number;
+            position: number;
+            /** @enum {string} */
+            status: "pending" | "generating" | "failed" | "completed";
+            url: string | null;
+            thumbnail_url: string | null;
+            /** @description The built-in score (0..1) when the pick rule measured it. */
+            score: number | null;
+            /** @description The candidate's place (1 = best) in the text model's ranking, when the model picked. */
+            model_rank: number | null;
+        };
+        /** @description Items in each status. */
+        CollectionCounts: {
+            queued: number;
+            running: number;
+            review: number;
+            done: number;
+            failed: number;
+            skipped: number;
+            cancelled: number;
+        };
+        /** @description One `data:` line of a collection’s stream. */
+        CollectionEvent: {
+            /** @constant */
+            type: "snapshot";
+            collection: components["schemas"]["CollectionView"];
+        } | {
+            /** @constant */
+            type: "item";
+            item: components["schemas"]["CollectionItem"];
+            counts: components["schemas"]["CollectionCounts"];
+            by_stage: components["schemas"]["CollectionByStage"];
+            /** @description Time left in ms; null until one item is done. */
+            estimate_ms: number | null;
+        } | {
+            /** @constant */
+            type: "status";
+            /** @enum {string} */
+            status: "running" | "paused" | "cancelled" | "completed";
+        } | {
+            /** @constant */
+            type: "progress";
+            item_id: number;
+            stage: components["schemas"]["CollectionStage"];
+            /** @description 0..100 */
+            progress: number;
+        } | {
+            /** @constant */
+            type: "end";
+            collection: components["schemas"]["CollectionView"];
+        };
+        CollectionItem: {
+            id: number;
+            /** @description The row's place in the sheet. */
+            position: number;
+            code: string;
+            name: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "review" | "done" | "failed" | "skipped" | "cancelled";
+            stage: components["schemas"]["CollectionStage"];
+            /** @description The failure in the reader's language. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description The row id of the item's image request (ImageRequest.id). */
+            request_id: number | null;
+            candidates: components["schemas"]["CollectionCandidate"][];
+            picked_image_id: number | null;
+            pick_by: ("score" | "model" | "person") | null;
+            /** @description What the pick rule measured, or the text model's reason for its first choice, in the reader's language. */
+            pick_reason: string | null;
+            video_prompt: string | null;
+            video: components["schemas"]["CollectionVideo"] | null;
+            updated_at: string;
+        };
+        /** @description The collection this was made for; null for the workflow’s own. */
+        CollectionLink: {
+            /** @description The collection's id (GET /collections/:id). */
+            id: number;
+            name: string;
+            /** @description The fabric's code in the collection's sheet. */
+            code: string;
+        } | null;
+        CollectionList: {
+            /** @description Newest first. */
+            items: components["schemas"]["CollectionSummary"][];
+        };
+        CollectionPickInput: {
+            image_id: number;
+        };
+        CollectionRef: {
+            id: number;
+            client_collection_id: string;
+            /** @enum {string} */
+            status: "running" | "paused" | "cancelled" | "completed";
+        };
+        CollectionSettings: {
+            image_prompt: string;
+            candidates: number;
+            /** @enum {string} */
+            pick_rule: "score" | "model";
+            stop_for_review: boolean;
+            video: components["schemas"]["CollectionVideoSettings"];
+        };
+        CollectionSettingsInput: {
+            image_prompt: string;
+            candidates: number;
+            /** @enum {string} */
+            pick_rule: "score" | "model";
+            stop_for_review: boolean;
+            video: components["schemas"]["CollectionVideoSettingsInput"];
+        };
+        /**
+         * @description The stage running, the next to run, or the one that failed.
+         * @enum {string}
+         */
+        CollectionStage: "analysis" | "candidates" | "pick" | "video_prompts" | "video";
+        CollectionSummary: {
+            id: number;
+            client_collection_id: string;
+            name: string;
+            /** @enum {string} */
+            status: "running" | "paused" | "cancelled" | "completed";
+            total: number;
+            counts: components["schemas"]["CollectionCounts"];
+            created_at: string;
+            completed_at: string | null;
+        };
+        CollectionVideo: {
+            id: number;
+            /** @enum {string} */
+            status: "pending" | "generating" | "failed" | "completed";
+            /** @description 0..100 */
+            progress: number;
+            url: string | null;
+            thumbnail_url: string | null;
+        };
+        CollectionVideoSettings: {
+            /** @constant */
+            kind: "standard";
+            /** @enum {string} */
+            aspect: "square" | "vertical" | "horizontal" | "auto";
+            camera: ("Static shot" | "Push in" | "Pull out" | "Pan left" | "Pan right" | "Tilt up" | "Tilt down" | "Zoom in" | "Zoom out" | "Tracking shot" | "Truck left" | "Truck right" | "Pedestal up" | "Pedestal down" | "Shake")[];
+            duration: 6 | 10;
+            /** @enum {string} */
+            resolution: "512P" | "768P" | "1080P";
+        };
+        CollectionVideoSettingsInput: {
+            /** @constant */
+            kind: "standard";
+            /** @enum {string} */
+            aspect: "square" | "vertical" | "horizontal" | "auto";
+            camera: ("Static shot" | "Push in" | "Pull out" | "Pan left" | "Pan right" | "Tilt up" | "Tilt down" | "Zoom in" | "Zoom out" | "Tracking shot" | "Truck left" | "Truck right" | "Pedestal up" | "Pedestal down" | "Shake")[];
+            duration: 6 | 10;
+            /** @enum {string} */
+            resolution: "512P" | "768P" | "1080P";
+        };
+        CollectionView: {
+            id: number;
+            client_collection_id: string;
+            name: string;
+            /** @enum {string} */
+            status: "running" | "paused" | "cancelled" | "completed";
+            total: number;
+            counts: components["schemas"]["CollectionCounts"];
+            created_at: string;
+            completed_at: string | null;
+            settings: components["schemas"]["CollectionSettings"];
+            /** @enum {string} */
+            language: "zh-CN" | "en-US" | "vi-VN" | "th-TH" | "id-ID";
+            by_stage: components["schemas"]["CollectionByStage"];
+            /** @description Time left, from this collection's measured stage durations; null until one item is done. */
+            estimate_ms: number | null;
+            items: components["schemas"]["CollectionItem"][];
+        };
+        CreateCollectionInput: {
+            client_collection_id: string;
+            name: string;
+            /** @enum {string} */
+            language: "zh-CN" | "en-US" | "vi-VN" | "th-TH" | "id-ID";
+            settings: components["schemas"]["CollectionSettingsInput"];
+            items: {
+                code: string;
+                name?: string;
+                fabric: {
+                    fabric_name?: string;
+                    composition?: string;
+                    weight?: string;
+                    transparency?: string;
+                    luster?: string;
+                    drape?: string;
+                    touch?: string;
+                    thickness?: string;
+                    suggested_uses?: string;
+                    scene?: string;
+                    model_guidance?: string;
+                    color_restrictions?: string;
+                    accessories?: string;
+                    style?: string;
+                    target_market?: string;
+                    selling_points?: string;
+                    remarks?: string;
+                };
+                description?: string;
+                overrides?: components["schemas"]["ItemOverridesInput"];
+                model_upload_ids: string[];
+                pattern_upload_ids: string[];
+            }[];
+        };
         FabricInfo: {
             fabric_name?: string;
             composition?: string;
@@ -2318,6 +3124,7 @@ export interface components {
             created_at: string;
             updated_at: string;
             completed_at: string | null;
+            collection: components["schemas"]["CollectionLink"];
         };
         GeneratedImagePage: {
             items: components["schemas"]["GeneratedImage"][];
@@ -2411,6 +3218,7 @@ export interface components {
             created_at: string;
             updated_at: string;
             completed_at: string | null;
+            collection: components["schemas"]["CollectionLink"];
             user_prompt: string;
             description: string | null;
             /** @description The client's request_id of the image request this image came from. */
@@ -2447,10 +3255,26 @@ export interface components {
             created_at: string;
             started_at: string | null;
             completed_at: string | null;
+            collection: components["schemas"]["CollectionLink"];
         };
         ItemError: {
             code: string;
             message: string;
+        };
+        ItemOverridesInput: {
+            image_prompt?: string;
+            candidates?: number;
+            stop_for_review?: boolean;
+            video?: {
+                /** @constant */
+                kind?: "standard";
+                /** @enum {string} */
+                aspect?: "square" | "vertical" | "horizontal" | "auto";
+                camera?: ("Static shot" | "Push in" | "Pull out" | "Pan left" | "Pan right" | "Tilt up" | "Tilt down" | "Zoom in" | "Zoom out" | "Tracking shot" | "Truck left" | "Truck right" | "Pedestal up" | "Pedestal down" | "Shake")[];
+                duration?: 6 | 10;
+                /** @enum {string} */
+                resolution?: "512P" | "768P" | "1080P";
+            };
         };
         Prompt: {
             id: number;
@@ -2537,6 +3361,7 @@ export interface components {
             created_at: string;
             updated_at: string;
             completed_at: string | null;
+            collection: components["schemas"]["CollectionLink"];
         };
         SessionGrant: {
             token: string;
@@ -2693,6 +3518,7 @@ export interface components {
             processing_ms: number | null;
             created_at: string;
             updated_at: string;
+            collection: components["schemas"]["CollectionLink"];
             style: string | null;
             camera: ("Static shot" | "Push in" | "Pull out" | "Pan left" | "Pan right" | "Tilt up" | "Tilt down" | "Zoom in" | "Zoom out" | "Tracking shot" | "Truck left" | "Truck right" | "Pedestal up" | "Pedestal down" | "Shake")[];
             first_frame: components["schemas"]["FrameRef"] | null;
@@ -2767,6 +3593,7 @@ export interface components {
             processing_ms: number | null;
             created_at: string;
             updated_at: string;
+            collection: components["schemas"]["CollectionLink"];
         };
         VideoGenerationPage: {
             items: components["schemas"]["VideoGeneration"][];

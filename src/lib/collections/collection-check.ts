@@ -11,12 +11,14 @@ import {
 import { OTHER, type ChoiceField } from '../../../shared/fabric/fabric-fields';
 import { keyColumn, type ColumnMapping } from './column-mapping';
 import { codeKey, matchImages, type ImageName, type MatchRow, type MatchedImage } from './image-match';
+import { readOverride, type OverrideProblemKey } from './override-values';
 import {
   KEY_FIELD,
   MAX_WEIGHT,
   MIN_WEIGHT,
   isChoiceField,
   isImageField,
+  isOverrideField,
   textLimit,
   type SheetField,
 } from './sheet-fields';
@@ -55,7 +57,8 @@ export type ProblemKey =
   | 'tooLong'
   | 'unmatchedImage'
   | 'notAnImage'
-  | 'imageTooLarge';
+  | 'imageTooLarge'
+  | OverrideProblemKey;
 
 export interface Problem {
   key: ProblemKey;
@@ -188,6 +191,11 @@ export function rowProblems(vocabulary: Vocabulary, collection: Collection, inde
       );
     if (isChoiceField(field) && !presetOf(vocabulary, field, text))
       problems.push(problem('unknownPreset', 'warning', at(column), { value: text }));
+    // A bad override is an error: the row would run with settings the person did not mean.
+    if (isOverrideField(field)) {
+      const reading = readOverride(vocabulary.overrides, field, text);
+      if (!reading.ok) problems.push(problem(reading.key, 'error', at(column), reading.values));
+    }
   });
 
   for (const missing of row.missingNames)
@@ -278,7 +286,7 @@ export function checkCollection(vocabulary: Vocabulary, collection: Collection):
   return problems;
 }
 
-/** What one row gives the fabric form: its texts, and each choice as a preset or the person's own words. */
+/** What one row gives the fabric form: its texts, and each choice as a preset or the person's own words (its overrides are no part of it). */
 export function rowFabric(
   vocabulary: Vocabulary,
   collection: Collection,
@@ -293,7 +301,7 @@ export function rowFabric(
   const choices: Partial<Record<ChoiceField, { choice: string; custom: string }>> = {};
   collection.mapping.forEach((field, column) => {
     const value = cell(row, column);
-    if (!field || !value || isImageField(field) || field === KEY_FIELD) return;
+    if (!field || !value || isImageField(field) || isOverrideField(field) || field === KEY_FIELD) return;
     if (isChoiceField(field)) {
       const preset = presetOf(vocabulary, field, value);
       choices[field] = preset ? { choice: preset, custom: '' } : { choice: OTHER, custom: value };

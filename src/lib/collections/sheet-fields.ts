@@ -1,5 +1,6 @@
 // The columns a collection's sheet may have: the fabric code that keys a row, every field of spec
-// §3's fabric information form, and the columns that name a row's image files.
+// §3's fabric information form, the columns that name a row's image files, and the optional
+// columns by which one row overrides its collection's settings.
 import {
   CHOICE_FIELD_NAMES,
   LONG_MAX,
@@ -8,18 +9,36 @@ import {
   SHORT_TEXT_FIELDS,
   type ChoiceField,
 } from '../../../shared/fabric/fabric-fields';
+import { MAX_COLLECTION_IMAGES, MAX_COLLECTION_ITEMS } from '../../../shared/collections/collection-types';
+import { PROMPT_MAX_LENGTH } from '../../../shared/prompts/prompt-rules';
 
 export const KEY_FIELD = 'code';
 export const IMAGE_FIELDS = ['model_images', 'pattern_images'] as const;
 export type ImageField = (typeof IMAGE_FIELDS)[number];
+/**
+ * What a row may change of its collection's settings (the create call's ItemOverrides): the image
+ * prompt, the candidates, the stop for review and the video's fields the settings form offers. The
+ * pick rule is the collection's alone, and the video's kind has one value, so neither is a column.
+ */
+export const OVERRIDE_FIELDS = [
+  'image_prompt',
+  'candidates',
+  'stop_for_review',
+  'video_duration',
+  'video_aspect',
+  'video_resolution',
+  'video_camera',
+] as const;
+export type OverrideField = (typeof OVERRIDE_FIELDS)[number];
 
-/** In the order the template lists them. */
+/** In the order the template lists them: the overrides last, since most sheets leave them empty. */
 export const SHEET_FIELDS = [
   KEY_FIELD,
   ...SHORT_TEXT_FIELDS,
   ...CHOICE_FIELD_NAMES,
   ...LONG_TEXT_FIELDS,
   ...IMAGE_FIELDS,
+  ...OVERRIDE_FIELDS,
 ] as const;
 export type SheetField = (typeof SHEET_FIELDS)[number];
 
@@ -35,10 +54,15 @@ export function isChoiceField(field: SheetField | null | undefined): field is Ch
   return (CHOICE_FIELD_NAMES as readonly string[]).includes(field ?? '');
 }
 
-/** A text field's length limit (spec §3's form), or undefined for the code and image columns. */
+export function isOverrideField(field: SheetField | null | undefined): field is OverrideField {
+  return (OVERRIDE_FIELDS as readonly string[]).includes(field ?? '');
+}
+
+/** A text field's length limit (spec §3's form, the image prompt's), or undefined for the other columns. */
 export function textLimit(field: SheetField): number | undefined {
   if ((SHORT_TEXT_FIELDS as readonly string[]).includes(field) || isChoiceField(field)) return SHORT_MAX;
   if ((LONG_TEXT_FIELDS as readonly string[]).includes(field)) return LONG_MAX;
+  if (field === 'image_prompt') return PROMPT_MAX_LENGTH;
   return undefined;
 }
 
@@ -50,10 +74,10 @@ export function mayRepeat(field: SheetField): boolean {
 // Bounds, checked before a sheet or an archive costs memory (issue: a collection is at most 500
 // rows; its images and their archive are bounded too).
 export const MAX_SHEET_BYTES = 5 * 1024 * 1024;
-export const MAX_SHEET_ROWS = 500;
+export const MAX_SHEET_ROWS = MAX_COLLECTION_ITEMS;
 /** What an XLSX's XML may unpack to: 500 rows of the form's fields are a few megabytes. */
 export const MAX_SHEET_UNPACKED_BYTES = 50 * 1024 * 1024;
-export const MAX_COLLECTION_IMAGES = 5000;
+export { MAX_COLLECTION_IMAGES };
 export const MAX_ZIP_BYTES = 1024 * 1024 * 1024;
 export const MAX_ZIP_ENTRIES = 6000;
 export const MAX_ZIP_UNPACKED_BYTES = 2 * 1024 * 1024 * 1024;

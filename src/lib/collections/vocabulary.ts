@@ -1,14 +1,16 @@
 // The words a sheet may use, in all five languages at once (a Thai team may export a sheet with
 // Chinese headers): each field's header and label, the synonyms each dictionary lists under
-// collections.headerWords, the presets' labels, and the words that tell a model image from a
-// pattern image in a file name. Built once from the dictionaries' own strings, never copied here.
+// collections.headerWords, the presets' labels, the words that tell a model image from a
+// pattern image in a file name, and the override cells' words (override-words.ts). Built once from
+// the dictionaries' own strings, never copied here.
 import { CHOICE_FIELDS, CHOICE_FIELD_NAMES, type ChoiceField } from '../../../shared/fabric/fabric-fields';
 import type { Language } from '../../../shared/i18n/languages';
+import { buildOverrideWords, type OverrideLanguageWords, type OverrideWords } from './override-words';
 import { SHEET_FIELDS, type ImageField, type SheetField } from './sheet-fields';
 import { normalizeWord, splitWords } from './words';
 
 /** The part of one language's dictionary the vocabulary reads. */
-export interface LanguageWords {
+export type LanguageWords = OverrideLanguageWords & {
   videoGeneration: {
     fields: Partial<Record<string, string>>;
     presets: Partial<Record<ChoiceField, Partial<Record<string, string>>>>;
@@ -18,7 +20,7 @@ export interface LanguageWords {
     headerWords: Partial<Record<SheetField, string>>;
     imageRoles: Record<'model' | 'pattern', string>;
   };
-}
+};
 
 export type ImageRole = 'model' | 'pattern';
 
@@ -31,6 +33,8 @@ export interface Vocabulary {
   roles: Map<string, ImageRole>;
   /** The template's headers, per language. */
   templateHeaders: Record<Language, Record<SheetField, string>>;
+  /** The words an override cell may use. */
+  overrides: OverrideWords;
 }
 
 export const IMAGE_ROLE_FIELD: Record<ImageRole, ImageField> = {
@@ -79,7 +83,8 @@ export function buildVocabulary(dictionaries: Record<Language, LanguageWords>): 
   const templateHeaders = Object.fromEntries(
     entries.map(([lng, words]) => [lng, words.collections.headers]),
   ) as Vocabulary['templateHeaders'];
-  return { headers, presets, roles, templateHeaders };
+  const overrides = buildOverrideWords(entries.map(([, words]) => words));
+  return { headers, presets, roles, templateHeaders, overrides };
 }
 
 /** The preset key a cell names, or undefined when it names none (it then goes as custom text). */

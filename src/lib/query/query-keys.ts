@@ -12,6 +12,10 @@ export const queryKeys = {
     details: ['history', 'detail'] as const,
     recent: ['history', 'recent'] as const,
   },
+  collections: {
+    all: ['collections'] as const,
+    list: () => ['collections', 'list'] as const,
+  },
   workshop: {
     all: ['workshop'] as const,
     models: () => ['workshop', 'models'] as const,

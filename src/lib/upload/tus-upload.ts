@@ -9,7 +9,7 @@ import { Upload, type DetailedError } from 'tus-js-client';
 import { parseRetryAfterSeconds } from '../api/retry-after.js';
 
 /** What the server is told the file is for (the contract's Upload-Metadata `purpose`). */
-export type UploadPurpose = 'upscale' | 'analysis' | 'regenerate' | 'workshop';
+export type UploadPurpose = 'upscale' | 'analysis' | 'regenerate' | 'workshop' | 'collection';
 
 /** A cut loses at most the chunk on the wire, and each PATCH is short enough to get through a fair's network. */
 export const TUS_CHUNK_SIZE = 1024 * 1024;

@@ -2,9 +2,16 @@
 // spell; aborting a build terminates it at once (a half-read Blob cannot be interrupted any other
 // way). A terminated worker never answers, so every pending call is settled here, not left hanging.
 import * as Comlink from 'comlink';
-import type { ZipProgress, ZipResultItem, ZipWorkerApi } from '../../workers/zip.worker';
+import type {
+  LookbookAuth,
+  LookbookEntry,
+  LookbookProgress,
+  ZipProgress,
+  ZipResultItem,
+  ZipWorkerApi,
+} from '../../workers/zip.worker';
 
-export type { ZipProgress, ZipResultItem };
+export type { LookbookAuth, LookbookEntry, LookbookProgress, ZipProgress, ZipResultItem };
 
 /** Shown as "ZIP generation failed" (spec §8); the cause keeps the worker's own message. */
 export class ZipGenerationError extends Error {
@@ -26,8 +33,14 @@ export interface ZipWorkerHandle extends Comlink.Endpoint {
   terminate(): void;
 }
 
+export interface LookbookBuildOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: LookbookProgress) => void;
+}
+
 export interface ZipBridge {
   build(items: readonly ZipResultItem[], options?: ZipBuildOptions): Promise<Blob>;
+  buildLookbook(entries: readonly LookbookEntry[], auth: LookbookAuth, options?: LookbookBuildOptions): Promise<Blob>;
   /** Stops the worker now; builds in flight reject with an AbortError. */
   terminate(): void;
   readonly running: boolean;
@@ -83,8 +96,8 @@ export function createZipBridge(spawn: () => ZipWorkerHandle = spawnZipWorker, i
     if (pending.size === 0 && worker) idleTimer = setTimeout(() => stop(new ZipGenerationError()), idleMs);
   }
 
-  function build(items: readonly ZipResultItem[], options: ZipBuildOptions = {}): Promise<Blob> {
-    const { signal, onProgress } = options;
+  /** One call into the worker, settled here whether the worker answers, fails, is aborted or is stopped. */
+  function run(signal: AbortSignal | undefined, invoke: (api: Comlink.Remote<ZipWorkerApi>) => Promise<Blob>): Promise<Blob> {
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const api = ensureStarted();
     return new Promise<Blob>((resolve, reject) => {
@@ -105,15 +118,26 @@ export function createZipBridge(spawn: () => ZipWorkerHandle = spawnZipWorker, i
       };
       pending.add(fail);
       signal?.addEventListener('abort', onAbort, { once: true });
-      api.build([...items], onProgress ? Comlink.proxy(onProgress) : undefined).then(
+      invoke(api).then(
         (blob) => settle(() => resolve(blob)),
         (error: unknown) => fail(isAbortError(error) ? error : new ZipGenerationError(error)),
       );
     });
   }
 
+  function build(items: readonly ZipResultItem[], options: ZipBuildOptions = {}): Promise<Blob> {
+    const { signal, onProgress } = options;
+    return run(signal, (api) => api.build([...items], onProgress ? Comlink.proxy(onProgress) : undefined));
+  }
+
+  function buildLookbook(entries: readonly LookbookEntry[], auth: LookbookAuth, options: LookbookBuildOptions = {}): Promise<Blob> {
+    const { signal, onProgress } = options;
+    return run(signal, (api) => api.buildLookbook([...entries], auth, onProgress ? Comlink.proxy(onProgress) : undefined));
+  }
+
   return {
     build,
+    buildLookbook,
     terminate: () => stop(new DOMException('cancelled', 'AbortError')),
     get running() {
       return worker !== null;
@@ -127,4 +151,14 @@ let shared: ZipBridge | null = null;
 export function buildZipInWorker(items: readonly ZipResultItem[], options?: ZipBuildOptions): Promise<Blob> {
   shared ??= createZipBridge();
   return shared.build(items, options);
+}
+
+/** Builds a collection's lookbook off the main thread; rejects with ZipGenerationError or an AbortError. */
+export function buildLookbookInWorker(
+  entries: readonly LookbookEntry[],
+  auth: LookbookAuth,
+  options?: LookbookBuildOptions,
+): Promise<Blob> {
+  shared ??= createZipBridge();
+  return shared.buildLookbook(entries, auth, options);
 }

@@ -22,7 +22,11 @@ import type { TemplateFormat } from './template';
 
 export type { TemplateFormat };
 
-export type ImageSource = { kind: 'none' } | { kind: 'folder'; files: File[] } | { kind: 'zip'; file: File };
+export type ImageSource =
+  | { kind: 'none' }
+  /** paths: each file's path inside the folder when its webkitRelativePath does not say (a dropped folder). */
+  | { kind: 'folder'; files: File[]; paths?: string[] }
+  | { kind: 'zip'; file: File };
 
 export interface ImportRequest {
   sheet: File;

@@ -1,5 +1,5 @@
 // The sheet template a person downloads: one header row in their language, every field of the
-// form. CSV is UTF-8 with a BOM, so Excel opens it as UTF-8 rather than the system's code page;
+// form, then the optional columns that override the collection's settings for one row. CSV is UTF-8 with a BOM, so Excel opens it as UTF-8 rather than the system's code page;
 // XLSX is written by write-excel-file.
 import Papa from 'papaparse';
 import { SHEET_FIELDS } from '../../lib/collections/sheet-fields';

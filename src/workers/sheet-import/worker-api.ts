@@ -23,7 +23,7 @@ async function imageFiles(source: ImageSource): Promise<PickedImage[]> {
   if (source.kind === 'none') return [];
   if (source.kind === 'folder')
     return source.files
-      .map((file) => ({ file, path: file.webkitRelativePath || file.name }))
+      .map((file, i) => ({ file, path: source.paths?.[i] || file.webkitRelativePath || file.name }))
       .filter((picked) => isImageName(picked.path));
   if (source.file.size > MAX_ZIP_BYTES)
     throw new SheetImportError('tooLarge', { name: source.file.name, max: MAX_ZIP_BYTES / MB });

@@ -86,6 +86,11 @@ export interface ItemUpload {
   offset: number;
   /** The server has every byte: the upscale call may reference it. */
   complete?: boolean;
+  /**
+   * The call already answered "incomplete" once for this upload though the server had taken every
+   * byte: if it says so again the upload starts anew instead of resuming for ever.
+   */
+  doubted?: boolean;
 }
 
 /** A source image the user added, kept on the device until its queue items are gone. */

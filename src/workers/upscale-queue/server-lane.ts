@@ -131,7 +131,13 @@ export class ServerLane {
     });
     switch (outcome.kind) {
       case 'done':
-        if (current()) await state.update(item, { upload: { url: outcome.url, id: outcome.id, offset: blob.size, complete: true } });
+        if (current()) {
+          // The same upload resumed keeps what the calls said of it.
+          const doubted = item.upload?.url === outcome.url && item.upload.doubted === true;
+          await state.update(item, {
+            upload: { url: outcome.url, id: outcome.id, offset: blob.size, complete: true, ...(doubted ? { doubted } : {}) },
+          });
+        }
         return { id: outcome.id };
       case 'network':
         return { kind: 'network', reachedServer: false };
@@ -170,13 +176,16 @@ export class ServerLane {
         if (uploadAdvanced) await state.update(item, { retry: undefined });
         await this.failedInTransit(item, verdict.mayHaveReachedServer, verdict.retryAfterMs);
         return;
-      case 'upload-again':
-        // No job was made: upload again (anew, or from the server's offset), then call again.
-        await state.update(item, {
-          upload: verdict.restart || !item.upload ? undefined : { ...item.upload, complete: undefined },
-        });
+      case 'upload-again': {
+        // No job was made: upload again (anew, or from the server's offset), then call again. An
+        // upload the server called whole yet calls incomplete a second time starts anew: resuming it
+        // would only be told "whole" by the server's offset again.
+        const upload = item.upload;
+        const anew = verdict.restart || !upload || upload.doubted === true;
+        await state.update(item, { upload: anew ? undefined : { ...upload, complete: undefined, doubted: true } });
         await this.failedInTransit(item, false);
         return;
+      }
       case 'needs-token':
         await state.update(item, { status: 'waiting', progress: 0, bytesSent: false });
         this.watch.pause('auth');

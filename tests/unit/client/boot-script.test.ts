@@ -14,6 +14,7 @@ const TABLE: RouteChunks = {
   pages: {
     '/': ['/assets/home-page-a.js'],
     '/history': ['/assets/history-page-a.css', '/assets/history-page-a.js'],
+    '/collections/:id': ['/assets/collection-page-a.js'],
   },
   strings: {
     'en-US': ['/assets/en-US-first-a.js', '/assets/en-US-rest-a.js'],
@@ -98,6 +99,17 @@ describe('boot script', () => {
     runBoot(TABLE);
     await afterFirstFrame();
     expect(preloads()).toContain('modulepreload /assets/home-page-a.js');
+  });
+
+  it('preloads the :id page for a numbered path under its route', async () => {
+    localStorage.setItem('language', 'en-US');
+    localStorage.setItem('isLoggedIn', 'true');
+    localStorage.setItem('token', 't');
+    window.location.hash = '#/collections/42';
+    runBoot(TABLE);
+    await afterFirstFrame();
+    expect(preloads()).toContain('modulepreload /assets/collection-page-a.js');
+    expect(preloads()).not.toContain('modulepreload /assets/home-page-a.js');
   });
 });
 

@@ -6,15 +6,15 @@ const paths = (level: Parameters<typeof menuFor>[0]) => menuFor(level).map((e) =
 
 describe('role → menu (spec §2, §6)', () => {
   it('ADMIN sees every entry', () => {
-    expect(paths('ADMIN')).toEqual(['/', '/image-processing', '/video-generation', '/gemini-banana', '/prompt-management', '/history', '/settings']);
+    expect(paths('ADMIN')).toEqual(['/', '/image-processing', '/video-generation', '/collections', '/gemini-banana', '/prompt-management', '/history', '/settings']);
   });
 
   it('DESIGNER sees home, image processing and settings', () => {
     expect(paths('DESIGNER')).toEqual(['/', '/image-processing', '/settings']);
   });
 
-  it('GENERAL sees home, video generation, history and settings', () => {
-    expect(paths('GENERAL')).toEqual(['/', '/video-generation', '/history', '/settings']);
+  it('GENERAL sees home, video generation, collections, history and settings', () => {
+    expect(paths('GENERAL')).toEqual(['/', '/video-generation', '/collections', '/history', '/settings']);
   });
 
   it('without a known user only home and settings', () => {
@@ -43,5 +43,8 @@ describe('active entry', () => {
     expect(isPathHiddenFor('/image-processing', 'DESIGNER')).toBe(false);
     expect(isPathHiddenFor('/settings', 'GENERAL')).toBe(false);
     expect(isPathHiddenFor('/gemini-banana', 'GENERAL')).toBe(true);
+    // A page under an entry is the entry's: one collection is hidden where the list is.
+    expect(isPathHiddenFor('/collections/12', 'DESIGNER')).toBe(true);
+    expect(isPathHiddenFor('/collections/12', 'GENERAL')).toBe(false);
   });
 });

@@ -138,7 +138,9 @@ describe('reading a sheet', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const sheet = await readSheetBytes(bytes, 'template.csv');
     expect(sheet.headers[0]).toBe('面料编号');
-    expect(sheet.headers).toHaveLength(20);
+    // The form's 20 columns, then the 7 that override the collection's settings for one row.
+    expect(sheet.headers).toHaveLength(27);
+    expect(sheet.headers.slice(20)).toEqual(['图片提示词', '候选图数量', '暂停审核', '视频时长', '视频比例', '视频分辨率', '运镜']);
   });
 
   it('refuses what is not a sheet, naming what is wrong', async () => {

@@ -62,6 +62,25 @@ async function queueOverTus(o: { count?: number; probe?: boolean } = {}) {
   return { tus, h, ids };
 }
 
+/**
+ * After the call named up-1 twice: the item's next attempt starts a new upload (no URL kept),
+ * which goes through as up-2, and the call made with it completes the item.
+ */
+async function startsAnewAndCompletes(
+  { tus, h }: Pick<Awaited<ReturnType<typeof queueOverTus>>, 'tus' | 'h'>,
+  id: string,
+): Promise<void> {
+  await h.advance(10 * RETRY_POLICY.firstDelayMs);
+  expect(tus.pending[0]!.attempt.uploadUrl).toBeUndefined();
+  const fresh = tus.accept(tus.pending[0]!, SIZE);
+  tus.pending[0]!.resolve({ kind: 'done', url: fresh, id: 'up-2' });
+  await flush();
+  h.pending[0]!.resolve(ok());
+  await flush();
+  expect(h.statusOf(id)).toBe('completed');
+  expect(h.sent.map((r) => r.uploadId)).toEqual(['up-1', 'up-1', 'up-2']);
+}
+
 describe('upscale queue over tus', () => {
   it('uploads first, keeps the upload URL with the item, then calls with image_upload_id only', async () => {
     const store = createMemoryQueueStore();
@@ -156,15 +175,26 @@ describe('upscale queue over tus', () => {
     await flush();
     h.pending[0]!.resolve({ kind: 'http-error', status: 404, code: 'upload_not_found', message: '' });
     await flush();
-    await h.advance(10 * RETRY_POLICY.firstDelayMs);
-    expect(tus.pending[0]!.attempt.uploadUrl).toBeUndefined();
-    const fresh = tus.accept(tus.pending[0]!, SIZE);
-    tus.pending[0]!.resolve({ kind: 'done', url: fresh, id: 'up-2' });
+    await startsAnewAndCompletes({ tus, h }, id!);
+  });
+
+  it('an upload the server took whole but calls incomplete twice starts anew instead of resuming for ever', async () => {
+    const { tus, h, ids: [id] } = await queueOverTus();
+    const url = tus.accept(tus.pending[0]!, SIZE);
+    tus.pending[0]!.resolve({ kind: 'done', url, id: 'up-1' });
     await flush();
-    h.pending[0]!.resolve(ok());
+    const incomplete = { kind: 'http-error', status: 409, code: 'upload_incomplete', message: '' } as const;
+    h.pending[0]!.resolve(incomplete);
     await flush();
-    expect(h.statusOf(id!)).toBe('completed');
-    expect(h.sent.map((r) => r.uploadId)).toEqual(['up-1', 'up-1', 'up-2']);
+    await h.advance(RETRY_POLICY.firstDelayMs);
+    // Resumed once: the server's offset says every byte is there.
+    expect(tus.pending[0]!.attempt.uploadUrl).toBe(url);
+    tus.pending[0]!.resolve({ kind: 'done', url, id: 'up-1' });
+    await flush();
+    h.pending[0]!.resolve(incomplete);
+    await flush();
+    // Told so again: a new upload.
+    await startsAnewAndCompletes({ tus, h }, id!);
   });
 
   it('a refused image (422) fails at once with the server message; 429 waits as a busy service', async () => {

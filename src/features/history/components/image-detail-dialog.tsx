@@ -18,6 +18,7 @@ import { mergePages } from '../model/history-pages';
 import { downloadFile, fileNameOf } from '../model/save-file';
 import { workflowLinkFor } from '../model/workflow-link';
 import { DetailBody } from './detail-body';
+import { CollectionField } from './collection-field';
 import { DetailDialog } from './detail-dialog';
 import { CopyButton, Field, Thumbs } from './detail-fields';
 import { HistoryThumb } from './history-thumb';
@@ -140,6 +141,7 @@ export function ImageDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
               <dl className="history-fields">
                 <Field label={t('history.fields.status')} value={<StatusBadge status={image.status} />} />
                 {image.error ? <Field label={t('history.fields.error')} value={image.error.message} /> : null}
+                <CollectionField collection={image.collection} />
                 <Field
                   label={t('history.fields.userPrompt')}
                   value={image.user_prompt}

@@ -13,6 +13,7 @@ import { useRetryVideo } from '../api/retry-video';
 import { downloadFile, durationParts, fileNameOf } from '../model/save-file';
 import { workflowLinkFor } from '../model/workflow-link';
 import { DetailBody } from './detail-body';
+import { CollectionField } from './collection-field';
 import { DetailDialog } from './detail-dialog';
 import { Field, Thumbs } from './detail-fields';
 import { KeepVideoButton } from './keep-video-button';
@@ -142,6 +143,7 @@ export function VideoDetailDialog({ id, onClose, onOpenImage, onOpenVideo }: Pro
                   testId="field-status"
                 />
                 {video.error ? <Field label={t('history.fields.error')} value={video.error.message} /> : null}
+                <CollectionField collection={video.collection} />
                 <Field label={t('history.fields.kind')} value={t(`history.kinds.${video.kind}`)} />
                 <Field
                   label={t('history.fields.resolution')}

@@ -1,9 +1,10 @@
-import { HistoryIcon, ImageIcon, PromptIcon, SparklesIcon, VideoIcon } from '../../../components/icons';
+import { CollectionIcon, HistoryIcon, ImageIcon, PromptIcon, SparklesIcon, VideoIcon } from '../../../components/icons';
 import type { ToolCard } from '../model/tool-cards';
 
 const ICONS = {
   imageProcessing: ImageIcon,
   videoGeneration: VideoIcon,
+  collections: CollectionIcon,
   geminiBanana: SparklesIcon,
   promptManagement: PromptIcon,
   history: HistoryIcon,

@@ -8,7 +8,7 @@ import { fetchResultBlob } from '../api/fetch-result-blob';
 import { useItemImages } from '../hooks/use-item-images';
 import { formatBytes, formatSeconds } from '../model/format';
 import { resultFileName } from '../model/result-file-name';
-import { saveBlob } from '../model/save-blob';
+import { saveBlob } from '../../../lib/media/save-blob';
 import { CompareDialog } from './compare-dialog';
 import { UpscaleWorkspace } from './upscale-workspace';
 import { ZipDownloadButton } from './zip-download-button';

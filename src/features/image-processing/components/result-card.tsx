@@ -11,7 +11,7 @@ import type { QueueActions } from '../hooks/use-upscale-queue';
 import { formatBytes, formatSeconds } from '../model/format';
 import { failureText, isRetrying, statusKey } from '../model/item-status';
 import { resultFileName } from '../model/result-file-name';
-import { saveBlob } from '../model/save-blob';
+import { saveBlob } from '../../../lib/media/save-blob';
 
 interface Props {
   item: QueueItem;

@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { buildZipInWorker, isAbortError, type ZipResultItem } from '../../../lib/workers/zip-bridge';
 import type { QueueItem } from '../../../workers/upscale-queue/protocol';
 import { fetchResultBlob } from '../api/fetch-result-blob';
-import { saveBlob } from '../model/save-blob';
+import { saveBlob } from '../../../lib/media/save-blob';
 
 export function ZipDownloadButton({ items }: { items: readonly QueueItem[] }) {
   const { t } = useTranslation();
