@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../support/processes.js';
+import { keepFoldersOnDelete } from '../support/s3rver-keep-folders.js';
 import { addMultipartCalls, type S3rverInternals } from '../support/s3rver-multipart.js';
 import { atExit, removeDir } from './cleanup.js';
 
@@ -56,6 +57,7 @@ export async function startS3(o: { bucket?: string; port?: number } = {}): Promi
   });
   // The multipart calls resumable uploads make (@tus/s3-store), which s3rver lacks.
   addMultipartCalls(server as unknown as S3rverInternals);
+  keepFoldersOnDelete(server as unknown as Parameters<typeof keepFoldersOnDelete>[0]);
   await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -48,10 +48,15 @@ test.afterEach(async () => {
   await proxy?.close();
 });
 
-/** Finished engine runs on the server: each writes one result folder (a cancelled or killed run writes none). */
+/**
+ * Finished engine runs on the server: each publishes one result folder. A cancelled run writes
+ * none; a run killed while writing its result leaves only the staged file (`<name>.<hex>.tmp`),
+ * which was never published, so its resend runs again and that folder is not a finished run.
+ */
 const runsOnServer = () => {
   const dir = path.join(server.dataDir, 'upscale-results');
-  return existsSync(dir) ? readdirSync(dir).length : 0;
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).filter((folder) => readdirSync(path.join(dir, folder)).some((f) => !f.endsWith('.tmp'))).length;
 };
 
 const cards = (page: Page, status: string) => page.locator(`[data-testid="result-card"][data-status="${status}"]`);
@@ -68,10 +73,34 @@ async function startBatch(page: Page, offset: number): Promise<number> {
 
 /** Every image done, none failed or waiting for a person, and one finished run per image on the server. */
 async function expectEveryImageOnce(page: Page, runsBefore: number, timeout = 200_000): Promise<void> {
-  await expect(cards(page, 'completed')).toHaveCount(BATCH, { timeout });
+  try {
+    await expect(cards(page, 'completed')).toHaveCount(BATCH, { timeout });
+  } catch (error) {
+    // What the queue on the device holds of the unfinished images says why they stopped.
+    console.log(`unfinished queue items: ${JSON.stringify(await unfinishedItems(page))}`);
+    throw error;
+  }
   await expect(cards(page, 'failed')).toHaveCount(0);
   await expect(cards(page, 'interrupted')).toHaveCount(0);
   expect(runsOnServer() - runsBefore).toBe(BATCH);
+}
+
+/** The queue's items on the device (IndexedDB) that are not completed, with the time there. */
+function unfinishedItems(page: Page): Promise<{ now: number; items: unknown[] }> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('loom-studio');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const all = await new Promise<{ status: string }[]>((resolve, reject) => {
+      const read = db.transaction('upscale-queue').objectStore('upscale-queue').getAll();
+      read.onsuccess = () => resolve(read.result as { status: string }[]);
+      read.onerror = () => reject(read.error);
+    });
+    db.close();
+    return { now: Date.now(), items: all.filter((item) => item.status !== 'completed') };
+  });
 }
 
 function report(name: string, started: number): void {

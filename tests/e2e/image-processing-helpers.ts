@@ -24,6 +24,8 @@ export interface CountingProxy {
   forwardedKeys: string[];
   /** Keys answered with `idempotent-replayed: true`: the server answered from an earlier attempt, no run of its own. */
   replayedKeys: string[];
+  /** Keys answered 200 from a run of their own (no replay header): each finished run of the model. */
+  ranKeys: string[];
   resetCounters(): void;
   /** Stops accepting connections and drops the open ones, like a server that went away. */
   cut(): Promise<void>;
@@ -48,6 +50,7 @@ export async function startCountingProxy(
     maxServerConcurrent: 0,
     forwardedKeys: [] as string[],
     replayedKeys: [] as string[],
+    ranKeys: [] as string[],
   };
 
   const server = http.createServer((req, res) => {
@@ -83,8 +86,10 @@ export async function startCountingProxy(
       const upstream = http.request(
         { host: '127.0.0.1', port: targetPort, path: req.url, method: req.method, headers: req.headers },
         (up) => {
-          if (isUpscale && up.statusCode === 200 && up.headers['idempotent-replayed'] === 'true')
-            state.replayedKeys.push(key);
+          if (isUpscale && up.statusCode === 200) {
+            if (up.headers['idempotent-replayed'] === 'true') state.replayedKeys.push(key);
+            else state.ranKeys.push(key);
+          }
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
           up.on('end', release);
@@ -137,6 +142,9 @@ export async function startCountingProxy(
     get replayedKeys() {
       return state.replayedKeys;
     },
+    get ranKeys() {
+      return state.ranKeys;
+    },
     resetCounters() {
       state.maxConcurrent = state.active;
       state.maxServerConcurrent = state.serverActive;
@@ -144,6 +152,7 @@ export async function startCountingProxy(
       state.forwarded = 0;
       state.forwardedKeys = [];
       state.replayedKeys = [];
+      state.ranKeys = [];
     },
     async cut() {
       await new Promise<void>((r) => {

@@ -7,13 +7,14 @@ const MENUS: Record<Level, string[]> = {
     'Home',
     'Image processing',
     'Video generation',
+    'Collections',
     'Gemini-Banana',
     'Prompt management',
     'History',
     'Settings',
   ],
   DESIGNER: ['Home', 'Image processing', 'Settings'],
-  GENERAL: ['Home', 'Video generation', 'History', 'Settings'],
+  GENERAL: ['Home', 'Video generation', 'Collections', 'History', 'Settings'],
 };
 
 for (const level of Object.keys(MENUS) as Level[]) {
@@ -118,7 +119,7 @@ test('tablets get a touch rail with 44 px targets', async ({ page, request }) =>
   const user = await createUser(request, 'GENERAL');
   await signInQuickly(page, request, user);
   const links = page.getByTestId('sidebar').getByRole('link');
-  await expect(links).toHaveCount(4);
+  await expect(links).toHaveCount(5);
   for (const box of await links.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()))) {
     expect(box.height).toBeGreaterThanOrEqual(44);
     expect(box.width).toBeGreaterThanOrEqual(44);
