@@ -4,6 +4,7 @@
 // server suite also runs on those other Node.js lines (scripts/test-node-lines.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { type FailedTest, playwrightFailuresIn, vitestFailuresIn } from './test-failures.js';
 import { runNodeLines } from './test-node-lines.js';
 
 interface Tally {
@@ -15,6 +16,7 @@ interface Tally {
 }
 
 const tallies: Tally[] = [];
+const failures: FailedTest[] = [];
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
 
 function run(command: string, args: string[]): { ok: boolean; seconds: number } {
@@ -59,12 +61,15 @@ check('type-check', 'npm', ['run', '--silent', 'typecheck']);
     skipped: (report?.numPendingTests ?? 0) + (report?.numTodoTests ?? 0),
     seconds: r.seconds,
   });
+  failures.push(...vitestFailuresIn('unit + server tests', 'test-results/vitest.json'));
 }
 
 // TEST_NODE_LINES=22,26 (CI sets it) runs the server suite on those Node.js lines too.
 const otherLines = (process.env.TEST_NODE_LINES ?? '').split(',').map((l) => l.trim()).filter(Boolean);
-for (const t of runNodeLines(otherLines))
+for (const t of runNodeLines(otherLines)) {
   tallies.push({ name: `server, Node ${t.line}`, passed: t.passed, failed: t.failed, skipped: t.skipped, seconds: t.seconds });
+  failures.push(...vitestFailuresIn(`server, Node ${t.line}`, t.report));
+}
 
 if (check('PWA build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
   const r = run('npx', ['playwright', 'test']);
@@ -79,6 +84,7 @@ if (check('PWA build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
     skipped: s?.skipped ?? 0,
     seconds: r.seconds,
   });
+  failures.push(...playwrightFailuresIn('browser end-to-end tests', 'test-results/e2e.json'));
 } else {
   tallies.push({ name: 'browser end-to-end tests', passed: 0, failed: 1, skipped: 0, seconds: 0 });
 }
@@ -93,6 +99,8 @@ for (const t of tallies) {
     `  ${t.failed ? '✗' : '✓'} ${t.name.padEnd(26)} ${String(t.passed).padStart(4)} passed ${String(t.failed).padStart(3)} failed ${String(t.skipped).padStart(3)} skipped  ${t.seconds.toFixed(1)} s\n`,
   );
 }
+if (failures.length) process.stdout.write('\nFailed\n');
+for (const f of failures) process.stdout.write(`  ✗ ${f.suite}: ${f.name}\n      ${f.reason}\n`);
 if (!existsSync('/usr/bin/chromium')) process.stdout.write('  (no /usr/bin/chromium: install it with apt-get install -y chromium)\n');
 process.stdout.write(`\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`);
 process.exit(total.failed > 0 ? 1 : 0);

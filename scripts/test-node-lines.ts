@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 export interface LineTally {
   line: string;
   version: string;
+  /** its vitest JSON report */
+  report: string;
   passed: number;
   failed: number;
   skipped: number;
@@ -47,6 +49,7 @@ export function runNodeLines(lines: readonly string[]): LineTally[] {
     return {
       line,
       version,
+      report,
       passed: counts?.numPassedTests ?? 0,
       // A run that crashed without a report, or failed with no failing test (a suite that could not load), still fails.
       failed: counts ? Math.max(counts.numFailedTests, r.status === 0 ? 0 : 1) : 1,

@@ -1,0 +1,88 @@
+// The failed tests named in vitest's and Playwright's JSON reports, for the last lines of
+// `npm test`: a CI log is often read from its end only, and a count alone does not say which
+// test failed or why.
+import { readFileSync } from 'node:fs';
+
+export interface FailedTest {
+  /** the suite it ran in, e.g. "server, Node 22" */
+  suite: string;
+  /** file and test title */
+  name: string;
+  /** the first line of its error */
+  reason: string;
+}
+
+interface VitestReport {
+  testResults?: {
+    name?: string;
+    status?: string;
+    message?: string;
+    assertionResults?: { fullName?: string; status?: string; failureMessages?: string[] }[];
+  }[];
+}
+
+interface PlaywrightSuite {
+  title?: string;
+  file?: string;
+  specs?: {
+    title?: string;
+    line?: number;
+    tests?: { projectName?: string; status?: string; results?: { error?: { message?: string } }[] }[];
+  }[];
+  suites?: PlaywrightSuite[];
+}
+
+// eslint-disable-next-line no-control-regex -- the reporters colour their messages with ANSI escapes
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** The first non-empty line of an error message, without colours, at most 300 characters. */
+export function firstLine(message: string | undefined): string {
+  const line = (message ?? '').replace(ANSI, '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+const relative = (file: string | undefined): string => (file ?? '').replace(`${process.cwd()}/`, '');
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Failed tests, and files that failed to load, in a vitest JSON report. */
+export function vitestFailures(suite: string, report: unknown): FailedTest[] {
+  const failures: FailedTest[] = [];
+  for (const file of (report as VitestReport | undefined)?.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests)
+      failures.push({ suite, name: `${relative(file.name)} › ${t.fullName ?? ''}`, reason: firstLine(t.failureMessages?.[0]) });
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push({ suite, name: relative(file.name), reason: firstLine(file.message) || 'the file failed without a failing test' });
+  }
+  return failures;
+}
+
+/** Tests that failed on their every try in a Playwright JSON report (flaky ones passed on a retry). */
+export function playwrightFailures(suite: string, report: unknown): FailedTest[] {
+  const failures: FailedTest[] = [];
+  const walk = (s: PlaywrightSuite, file: string | undefined, titles: string[]): void => {
+    const here = s.file ?? file;
+    const path = s.title && s.title !== here ? [...titles, s.title] : titles;
+    for (const spec of s.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === 'unexpected') {
+          const error = t.results?.map((r) => r.error?.message).find(Boolean);
+          const title = [...path, spec.title ?? ''].join(' › ');
+          failures.push({ suite, name: `[${t.projectName ?? ''}] ${here ?? ''}:${spec.line ?? ''} › ${title}`, reason: firstLine(error) });
+        }
+    for (const child of s.suites ?? []) walk(child, here, path);
+  };
+  for (const s of (report as { suites?: PlaywrightSuite[] } | undefined)?.suites ?? []) walk(s, undefined, []);
+  return failures;
+}
+
+export const vitestFailuresIn = (suite: string, file: string): FailedTest[] => vitestFailures(suite, readJson(file));
+export const playwrightFailuresIn = (suite: string, file: string): FailedTest[] =>
+  playwrightFailures(suite, readJson(file));

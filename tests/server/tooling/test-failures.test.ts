@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { firstLine, playwrightFailures, vitestFailures } from '../../../scripts/test-failures.js';
+
+describe('the failed tests that npm test names at its end', () => {
+  it('names each failed vitest test by file and full name, with the first line of its error', () => {
+    const report = {
+      numFailedTests: 1,
+      testResults: [
+        {
+          name: `${process.cwd()}/tests/server/jobs/job-runner.test.ts`,
+          status: 'failed',
+          message: '',
+          assertionResults: [
+            { fullName: 'job runner a hung run is failed', status: 'failed', failureMessages: ['\x1b[31mAssertionError: expected 1 to be 2\x1b[39m\n    at x.ts:1:1'] },
+            { fullName: 'job runner passes', status: 'passed', failureMessages: [] },
+          ],
+        },
+        { name: `${process.cwd()}/tests/server/ok.test.ts`, status: 'passed', assertionResults: [{ fullName: 'ok', status: 'passed' }] },
+      ],
+    };
+    expect(vitestFailures('server, Node 22', report)).toEqual([
+      {
+        suite: 'server, Node 22',
+        name: 'tests/server/jobs/job-runner.test.ts › job runner a hung run is failed',
+        reason: 'AssertionError: expected 1 to be 2',
+      },
+    ]);
+  });
+
+  it('names a file that failed to load, which has no failed test of its own', () => {
+    const report = { testResults: [{ name: 'tests/unit/broken.test.ts', status: 'failed', message: 'Failed to load url ./gone.js', assertionResults: [] }] };
+    expect(vitestFailures('unit + server tests', report)).toEqual([
+      { suite: 'unit + server tests', name: 'tests/unit/broken.test.ts', reason: 'Failed to load url ./gone.js' },
+    ]);
+  });
+
+  it('names Playwright tests that failed every try, not those that passed on a retry', () => {
+    const report = {
+      suites: [
+        {
+          title: 'fault-suite.spec.ts',
+          file: 'fault-suite.spec.ts',
+          specs: [
+            { title: 'the server killed mid-batch', line: 40, tests: [{ projectName: 'e2e', status: 'unexpected', results: [{ error: { message: 'Error: 29 of 30 done\nmore' } }] }] },
+            { title: 'a cut upload', line: 90, tests: [{ projectName: 'e2e', status: 'flaky', results: [{ error: { message: 'x' } }, {}] }] },
+          ],
+          suites: [
+            {
+              title: 'offline',
+              file: 'fault-suite.spec.ts',
+              specs: [{ title: 'keeps the queue', line: 120, tests: [{ projectName: 'e2e', status: 'unexpected', results: [{}, { error: { message: 'Timeout 30000ms exceeded.' } }] }] }],
+            },
+          ],
+        },
+      ],
+    };
+    expect(playwrightFailures('browser end-to-end tests', report)).toEqual([
+      { suite: 'browser end-to-end tests', name: '[e2e] fault-suite.spec.ts:40 › the server killed mid-batch', reason: 'Error: 29 of 30 done' },
+      { suite: 'browser end-to-end tests', name: '[e2e] fault-suite.spec.ts:120 › offline › keeps the queue', reason: 'Timeout 30000ms exceeded.' },
+    ]);
+  });
+
+  it('reads a missing report as no names (the counts already say it crashed) and bounds a long error', () => {
+    expect(vitestFailures('x', undefined)).toEqual([]);
+    expect(playwrightFailures('x', undefined)).toEqual([]);
+    expect(firstLine(`\n\n  ${'a'.repeat(400)}`)).toHaveLength(300);
+  });
+});
