@@ -9,11 +9,10 @@
 // Each configuration runs in a child process of its own with the service's own engine threads
 // (ThreadedEngine), after one untimed job per engine that loads the model; the configurations take
 // turns in rounds, so the machine's drift falls on all of them, and the medians are printed.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { childJob, runChild } from './bench-child.js';
 import { photoLike } from './bench-images.js';
 import { machineLine } from './machine-line.js';
 import { ThreadedEngine } from '../server/modules/upscale/threaded-engine.js';
@@ -84,20 +83,6 @@ async function child(job: ChildJob): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-function runChild(job: ChildJob): Promise<ChildResult> {
-  const self = fileURLToPath(import.meta.url);
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', self, '--child', JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as ChildResult) : reject(new Error(`child exited ${code}`)),
-    );
-  });
-}
-
 /** Runs the layouts in turns, `rounds` times, and answers each one's results. */
 async function inTurns(
   layouts: Layout[],
@@ -106,7 +91,7 @@ async function inTurns(
 ): Promise<ChildResult[][]> {
   const results: ChildResult[][] = layouts.map(() => []);
   for (let r = 0; r < rounds; r += 1)
-    for (const [i, layout] of layouts.entries()) results[i]!.push(await runChild({ ...job, layout }));
+    for (const [i, layout] of layouts.entries()) results[i]!.push(await runChild<ChildJob, ChildResult>(import.meta.url, { ...job, layout }));
   return results;
 }
 
@@ -165,6 +150,6 @@ async function main(): Promise<void> {
   console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s in all; ${machineLine()}`);
 }
 
-const childArg = process.argv.indexOf('--child');
-if (childArg > 0) await child(JSON.parse(process.argv[childArg + 1]!) as ChildJob);
+const job = childJob<ChildJob>();
+if (job) await child(job);
 else await main();

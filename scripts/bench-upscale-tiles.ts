@@ -1,0 +1,130 @@
+// `npm run bench:upscale-tiles [-- --rounds N]`: what tiling costs the engine, with the machine's
+// CPU line beside the figures. For a 640x480 photo at 2x, 3x and 4x it runs the same job untiled
+// (the one-graph path; it needs 2-4 GB), with the memory budget's tiles (what the service runs), and
+// with fixed tile sides, and prints each one's CPU seconds in user mode per megapixel against the
+// untiled figure: the arithmetic the tiles' halos and the staged passes add. Each run's output is
+// compared with the untiled one (the tiled path is exact: at most 1/255 apart).
+// Every configuration runs in a child process of its own (its own peak RSS), after one untimed job
+// that loads the model; configurations take turns in rounds and the medians are printed.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { childJob, runChild } from './bench-child.js';
+import { photoLike } from './bench-images.js';
+import { machineLine } from './machine-line.js';
+import { UpscaleEngine } from '../server/upscale/engine.js';
+import { defaultModelsDir, ensureModels } from '../server/upscale/model-store.js';
+
+interface Config {
+  name: string;
+  /** largest tile side in input pixels; undefined: the memory budget decides */
+  maxTile?: number;
+}
+
+interface ChildJobSpec {
+  config: Config;
+  scale: number;
+  input: string;
+  out: string;
+}
+
+interface ChildResult {
+  wallMs: number;
+  userS: number;
+  sysS: number;
+  peakRssBytes: number;
+  tiles: number;
+  strategy: string;
+}
+
+/** larger than the photo: the engine runs the plain graph once */
+const UNTILED = 100_000;
+const CONFIGS: Config[] = [
+  { name: 'untiled', maxTile: UNTILED },
+  { name: 'memory budget (the service)' },
+  { name: 'tiles of at most 320 px', maxTile: 320 },
+  { name: 'tiles of at most 192 px', maxTile: 192 },
+  { name: 'tiles of at most 128 px', maxTile: 128 },
+];
+
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+async function child(job: ChildJobSpec): Promise<void> {
+  const cap = job.config.maxTile;
+  const engine = new UpscaleEngine({
+    modelsDir: defaultModelsDir(),
+    threads: os.availableParallelism(),
+    ...(cap !== undefined ? { maxTile: { [job.scale]: cap } } : {}),
+  });
+  const input = await readFile(job.input);
+  const modelName = `up${job.scale}x-conservative`;
+  await engine.upscale(input, { modelName }); // untimed: converts and loads the model
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const r = await engine.upscale(input, { modelName });
+  const used = process.cpuUsage(cpu);
+  const wallMs = performance.now() - started;
+  await writeFile(job.out, r.data);
+  await engine.close();
+  const result: ChildResult = {
+    wallMs,
+    userS: used.user / 1e6,
+    sysS: used.system / 1e6,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    tiles: r.tiles,
+    strategy: r.strategy,
+  };
+  process.stdout.write(JSON.stringify(result));
+}
+
+/** The largest difference of one channel value between two images, in 1/255 steps. */
+async function maxDiff(a: string, b: string): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((f) => sharp(f).raw().toBuffer()));
+  if (x!.length !== y!.length) return Number.POSITIVE_INFINITY;
+  let max = 0;
+  for (let i = 0; i < x!.length; i++) max = Math.max(max, Math.abs(x![i]! - y![i]!));
+  return max;
+}
+
+async function main(): Promise<void> {
+  const roundsArg = process.argv.indexOf('--rounds');
+  const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 3;
+  await ensureModels(defaultModelsDir(), console.log);
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'loom-bench-tiles-'));
+  const started = performance.now();
+  console.log(`bench:upscale-tiles, ${rounds} rounds — ${machineLine()}\n`);
+  try {
+    const photo = path.join(tmp, 'photo.png');
+    await writeFile(photo, await photoLike(640, 480));
+    const mp = (640 * 480) / 1e6;
+    console.log('| case | tiling | tiles (path) | wall | CPU user s/MP | CPU user vs untiled | peak RSS | max diff vs untiled |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const scale of [2, 3, 4]) {
+      const results: ChildResult[][] = CONFIGS.map(() => []);
+      const out = (i: number): string => path.join(tmp, `out-${scale}-${i}.png`);
+      for (let round = 0; round < rounds; round++)
+        for (const [i, config] of CONFIGS.entries())
+          results[i]!.push(
+            await runChild<ChildJobSpec, ChildResult>(import.meta.url, { config, scale, input: photo, out: out(i) }),
+          );
+      const userPerMp = (r: ChildResult[]): number => median(r.map((x) => x.userS)) / mp;
+      const untiled = userPerMp(results[0]!);
+      for (const [i, config] of CONFIGS.entries()) {
+        const r = results[i]!;
+        const diff = i === 0 ? '—' : `${await maxDiff(out(i), out(0))}/255`;
+        console.log(
+          `| 640x480 ${scale}x | ${config.name} | ${r[0]!.tiles} (${r[0]!.strategy}) | ${(median(r.map((x) => x.wallMs)) / 1000).toFixed(2)} s | ${userPerMp(r).toFixed(1)} | ${(userPerMp(r) / untiled).toFixed(2)}x | ${(Math.max(...r.map((x) => x.peakRssBytes)) / 2 ** 20).toFixed(0)} MiB | ${diff} |`,
+        );
+      }
+    }
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+  console.log('\nTarget (the upscaling issue): the tiled CPU user s/MP within 10 % of the untiled figure at every scale.');
+  console.log(`${((performance.now() - started) / 1000).toFixed(0)} s in all; ${machineLine()}`);
+}
+
+const job = childJob<ChildJobSpec>();
+if (job) await child(job);
+else await main();
