@@ -149,9 +149,15 @@ const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 
  * The tile side (input px) a job uses when the budget allows more: larger
  * tiles were not faster once no stage recomputes another's layers, and cost
  * memory (640x480, CPU user s for 12 / 6 / 4 / 2 tiles, load 3-6 on 2 cores:
- * 2x 3.9 / 4.5 / 4.3 / 4.2; 3x 8.4-8.9 / 8.7; 4x 6.6 / 6.2).
+ * 2x 3.9 / 4.5 / 4.3 / 4.2; 3x 8.4-8.9 / 8.7; 4x 6.6 / 6.2). Larger tiles
+ * also take more fresh pages per stage run (minor faults, about 8 us each on
+ * a virtual machine): at 192 a 640x480 3x job got 3x3 tiles of 216x160 and
+ * 370-400k faults, 11.7-12.8 s; at 160, 4x3 tiles of 160x160, 180-190k
+ * faults, 8.4 s and 110 MiB less; 2x 5.2-5.6 s against 5.8-6.2 s (AMD EPYC,
+ * AVX-512, 2 cores; `npm run bench:upscale-tiles`). 4x and a 2 MP 2x job
+ * showed no difference beyond the noise, so 4x keeps 192.
  */
-const PREFERRED_TILE: Record<number, number> = { 2: 192, 3: 192, 4: 192 };
+const PREFERRED_TILE: Record<number, number> = { 2: 160, 3: 160, 4: 192 };
 /**
  * Cached features kept in RAM before they go to a temporary file. Small on
  * purpose: a 4 MP 4x job peaked at 1149 MB RSS with 256 MiB here and 862 MB
