@@ -347,9 +347,11 @@ test('an upload begun at a replica that is then killed is finished through nginx
   };
   const first = Math.floor(image.length * 0.4);
   expect((await patch(0, image.subarray(0, first))).status).toBe(204);
-  const took = cluster.lb.accessLog().findLast((e) => e.method === 'PATCH' && e.path.endsWith(id));
+  // nginx writes a request's line once its answer is out, which can be a moment after the client has it.
+  const lastPatch = () => cluster.lb.accessLog().findLast((e) => e.method === 'PATCH' && e.path.endsWith(id));
+  await expect.poll(() => lastPatch()?.upstream ?? '').not.toBe('');
   const [a, b] = cluster.replicas() as [Companion, Companion];
-  const holder = portOf(took!.upstream) === String(a.port) ? a : b;
+  const holder = portOf(lastPatch()!.upstream) === String(a.port) ? a : b;
   const other = holder === a ? b : a;
 
   let t = Date.now();
@@ -364,7 +366,6 @@ test('an upload begun at a replica that is then killed is finished through nginx
   const rest = await patch(offset, image.subarray(offset));
   expect(rest.status).toBe(204);
   timings.uploadResumeAfterKillMs = Date.now() - t;
-  // nginx writes a request's line once its answer is out: the last two may come a moment later.
   const ofUpload = () => cluster.lb.accessLog().filter((e) => e.path.endsWith(id) && (e.method === 'HEAD' || e.method === 'PATCH'));
   await expect.poll(() => ofUpload().length).toBe(3);
   for (const e of ofUpload().slice(1)) expect(portOf(e.upstream)).toBe(String(other.port));
