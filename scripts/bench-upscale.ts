@@ -22,13 +22,13 @@
 // Beside every time: CPU seconds in user mode per megapixel of input, ours and
 // the reference's, the figure that shows the arithmetic each side does whatever
 // the machine's memory and load do to the wall time.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { childJob, runChild } from './bench-child.js';
 import { fabricLike, photoLike } from './bench-images.js';
 import { machineLine } from './machine-line.js';
 
@@ -102,19 +102,8 @@ async function worker(job: WorkerJob): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-function runWorker(job: WorkerJob): Promise<WorkerResult> {
-  const self = fileURLToPath(import.meta.url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', self, '--worker', JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let data = '';
-    child.stdout.on('data', (d: Buffer) => (data += d.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(data) as WorkerResult) : reject(new Error(`worker exited ${code}`)),
-    );
-  });
-}
+/** One configuration in a fresh child process (its warm-up, peak memory and CPU time its own). */
+const runWorker = (job: WorkerJob): Promise<WorkerResult> => runChild<WorkerJob, WorkerResult>(import.meta.url, job);
 
 interface RefRun {
   ms: number;
@@ -471,5 +460,6 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--worker') await worker(JSON.parse(process.argv[3]!) as WorkerJob);
+const job = childJob<WorkerJob>();
+if (job) await worker(job);
 else await main();
