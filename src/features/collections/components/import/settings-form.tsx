@@ -18,6 +18,7 @@ import {
   toggleCamera,
   type SettingsProblem,
 } from '../../model/collection-settings';
+import { LabelledSelect } from './labelled-select';
 
 interface Props {
   name: string;
@@ -98,22 +99,14 @@ export function SettingsForm({ name, settings, problems, onName, onChange }: Pro
           </div>
         </div>
 
-        <div className="ci-field">
-          <label htmlFor="ci-candidates">{t('collections.settings.candidates')}</label>
-          <select
-            id="ci-candidates"
-            className="input ci-select"
-            value={settings.candidates}
-            data-testid="collection-candidates"
-            onChange={(event) => onChange({ ...settings, candidates: Number(event.target.value) })}
-          >
-            {CANDIDATE_COUNTS.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LabelledSelect
+          id="ci-candidates"
+          label={t('collections.settings.candidates')}
+          value={settings.candidates}
+          options={CANDIDATE_COUNTS.map((n) => ({ value: n, label: String(n) }))}
+          testId="collection-candidates"
+          onChange={(candidates) => onChange({ ...settings, candidates })}
+        />
 
         <fieldset className="ci-field ci-radios">
           <legend>{t('collections.settings.pickRule')}</legend>
@@ -147,56 +140,30 @@ export function SettingsForm({ name, settings, problems, onName, onChange }: Pro
           ))}
         </fieldset>
 
-        <div className="ci-field">
-          <label htmlFor="ci-aspect">{t('collections.settings.aspect')}</label>
-          <select
-            id="ci-aspect"
-            className="input ci-select"
-            value={video.aspect}
-            data-testid="collection-aspect"
-            onChange={(event) => setVideo({ aspect: VIDEO_ASPECTS.find((a) => a === event.target.value) ?? 'auto' })}
-          >
-            {VIDEO_ASPECTS.map((aspect) => (
-              <option key={aspect} value={aspect}>
-                {t(`collections.settings.aspects.${aspect}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="ci-field">
-          <label htmlFor="ci-duration">{t('collections.settings.duration')}</label>
-          <select
-            id="ci-duration"
-            className="input ci-select"
-            value={video.duration}
-            data-testid="collection-duration"
-            onChange={(event) => setVideo({ duration: Number(event.target.value) === 10 ? 10 : 6 })}
-          >
-            {VIDEO_DURATIONS.map((d) => (
-              <option key={d} value={d}>
-                {t('collections.settings.seconds', { count: d })}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="ci-field">
-          <label htmlFor="ci-resolution">{t('collections.settings.resolution')}</label>
-          <select
-            id="ci-resolution"
-            className="input ci-select"
-            value={video.resolution}
-            data-testid="collection-resolution"
-            onChange={(event) =>
-              setVideo({ resolution: VIDEO_RESOLUTIONS.find((r) => r === event.target.value) ?? '768P' })
-            }
-          >
-            {VIDEO_RESOLUTIONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LabelledSelect
+          id="ci-aspect"
+          label={t('collections.settings.aspect')}
+          value={video.aspect}
+          options={VIDEO_ASPECTS.map((aspect) => ({ value: aspect, label: t(`collections.settings.aspects.${aspect}`) }))}
+          testId="collection-aspect"
+          onChange={(aspect) => setVideo({ aspect })}
+        />
+        <LabelledSelect
+          id="ci-duration"
+          label={t('collections.settings.duration')}
+          value={video.duration}
+          options={VIDEO_DURATIONS.map((d) => ({ value: d, label: t('collections.settings.seconds', { count: d }) }))}
+          testId="collection-duration"
+          onChange={(duration) => setVideo({ duration })}
+        />
+        <LabelledSelect
+          id="ci-resolution"
+          label={t('collections.settings.resolution')}
+          value={video.resolution}
+          options={VIDEO_RESOLUTIONS.map((r) => ({ value: r, label: r }))}
+          testId="collection-resolution"
+          onChange={(resolution) => setVideo({ resolution })}
+        />
 
         <fieldset className="ci-field ci-field--wide ci-camera">
           <legend>{t('collections.settings.camera', { max: MAX_CAMERA_MOVES })}</legend>
