@@ -12,6 +12,7 @@ import { insertItem } from './read-helpers.js';
 import { createFakeProvider } from '../generation/helpers/fake-providers.js';
 import { createGenerationApp, type GenerationTestApp } from '../generation/helpers/generation-app.js';
 import { seedRequest, type SeededImage } from '../generation/helpers/seed.js';
+import { videoRow } from '../generation/helpers/video-row.js';
 
 const SETTINGS: CollectionSettings = {
   image_prompt: 'A summer dress',
@@ -244,45 +245,20 @@ for (const db of databaseKinds) {
       const video = await cdb
         .insertInto('video_generations')
         .values({
-          user_id: owner.id,
-          source_image_id: approvedImages[0]!.id,
-          last_image_id: null,
-          video_prompt_id: null,
-          retry_of_id: null,
-          kind: 'standard',
-          status: 'completed',
-          user_prompt: null,
-          video_prompt: 'A slow push in',
-          style: null,
-          camera_json: '[]',
-          aspect: 'vertical',
-          duration_seconds: 6,
-          resolution: '768P',
-          prompt_optimizer: 1,
-          watermark: 0,
-          language: 'en-US',
-          first_frame_file_id: null,
-          last_frame_file_id: null,
-          provider: null,
-          model: null,
-          task_id: null,
-          provider_file_id: null,
-          result_file_id: null,
-          thumbnail_file_id: null,
-          width: null,
-          height: null,
-          params_json: null,
-          progress: 100,
-          requested_at: requested,
-          started_at: requested,
-          completed_at: new Date(Date.now() + 11_000).toISOString(),
-          processing_ms: 10_000,
+          ...videoRow({
+            user_id: owner.id,
+            status: 'completed',
+            source_image_id: approvedImages[0]!.id,
+            video_prompt: 'A slow push in',
+            aspect: 'vertical',
+            progress: 100,
+            requested_at: requested,
+            started_at: requested,
+            completed_at: new Date(Date.now() + 11_000).toISOString(),
+            processing_ms: 10_000,
+          }),
           created_at: requested,
           updated_at: requested,
-          run_owner: null,
-          error_code: null,
-          error_key: null,
-          error_detail: null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
