@@ -126,6 +126,20 @@ export interface UpscaleEngineOptions {
   spinning?: boolean;
   /** folder of the feature cache's temporary files (feature-cache-dir.ts's by default) */
   featureCacheDir?: string;
+  /**
+   * called after every graph run with what it cost, for benchmarks: CPU time and page faults are
+   * the whole process's (resourceUsage), so they are the run's own only where nothing else runs
+   */
+  onRun?: (run: GraphRunCost) => void;
+}
+
+/** One onnxruntime run of a job: which graph (model variant) and what it cost. */
+export interface GraphRunCost {
+  variant: string;
+  wallMs: number;
+  userMs: number;
+  sysMs: number;
+  minorFaults: number;
 }
 
 export const DEFAULT_MAX_INPUT_PIXELS = 4_200_000;
@@ -214,6 +228,7 @@ export class UpscaleEngine {
   private readonly memArena: boolean;
   private readonly spinning: boolean;
   private readonly featureCacheDir: string | undefined;
+  private readonly onRun: ((run: GraphRunCost) => void) | undefined;
   private readonly models = new Map<string, Promise<LoadedModel>>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -231,6 +246,7 @@ export class UpscaleEngine {
     this.memArena = opts.memArena ?? true;
     this.spinning = opts.spinning ?? true;
     this.featureCacheDir = opts.featureCacheDir;
+    this.onRun = opts.onRun;
   }
 
   listModels(): Promise<ModelInfo[]> {
@@ -428,6 +444,27 @@ export class UpscaleEngine {
 
   // ---- passes -----------------------------------------------------------------
 
+  /** One graph run, its cost reported to onRun when one is set. */
+  private async runGraph(
+    session: ort.InferenceSession,
+    variant: string,
+    feeds: Record<string, ort.Tensor>,
+  ): Promise<ort.InferenceSession.OnnxValueMapType> {
+    if (!this.onRun) return session.run(feeds, RUN_OPTS);
+    const before = process.resourceUsage();
+    const started = performance.now();
+    const res = await session.run(feeds, RUN_OPTS);
+    const after = process.resourceUsage();
+    this.onRun({
+      variant,
+      wallMs: performance.now() - started,
+      userMs: (after.userCPUTime - before.userCPUTime) / 1000,
+      sysMs: (after.systemCPUTime - before.systemCPUTime) / 1000,
+      minorFaults: after.minorPageFault - before.minorPageFault,
+    });
+    return res;
+  }
+
   private tileInput(ctx: JobContext, t: Tile): ort.Tensor {
     const P = ctx.model.info.geometry.prepad;
     const w = t.w + 2 * P;
@@ -513,7 +550,7 @@ export class UpscaleEngine {
       for (const name of session.inputNames) {
         if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
       }
-      const res = await session.run(feeds, RUN_OPTS);
+      const res = await this.runGraph(session, variant, feeds);
       if (cache) releaseCached(feeds, cache);
       const o = res[OUTPUT_NAME]!;
       const [, , oh, ow] = o.dims as [number, number, number, number];
@@ -550,7 +587,7 @@ export class UpscaleEngine {
           ...this.meanFeeds(means, k),
           ...owned.feeds,
         };
-        const res = await session.run(pick(feeds, session.inputNames), RUN_OPTS);
+        const res = await this.runGraph(session, `probe-${k}`, pick(feeds, session.inputNames));
         this.addSums(k, res, acc);
         area += owned.area;
         await this.step(ctx);
@@ -628,7 +665,7 @@ export class UpscaleEngine {
         for (const t of tiles) {
           const owned = this.ownedFeeds(ctx, k, t);
           const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
-          const res = await session.run(feeds, RUN_OPTS);
+          const res = await this.runGraph(session, stageVariant[k]!, feeds);
           releaseCached(feeds, cache);
           const feat = res[featOutput]!;
           this.checkLevel(ctx, k, t, feat);

@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { UpscaleEngine, UpscaleError } from '../../../server/upscale/engine.js';
+import { type GraphRunCost, UpscaleEngine, UpscaleError } from '../../../server/upscale/engine.js';
 import { models, texturedImage } from './helpers.js';
 
 let engine: UpscaleEngine;
@@ -134,6 +134,39 @@ describe('UpscaleEngine I/O', () => {
       expect((await sharp(b.data).raw().toBuffer()).equals(await sharp(a.data).raw().toBuffer())).toBe(true);
     } finally {
       await sleeping.close();
+    }
+  });
+
+  it('reports each graph run, by graph, to a benchmark that asks', async () => {
+    const runs: GraphRunCost[] = [];
+    const counted = new UpscaleEngine({ modelsDir: await models(), maxTile: { 2: 32 }, onRun: (run) => runs.push(run) });
+    try {
+      // One tile: the one graph, once.
+      await counted.upscale(small, { modelName: 'up2x-conservative' });
+      expect(runs.map((r) => r.variant)).toEqual(['full']);
+      runs.length = 0;
+      const img = await texturedImage(64, 48);
+      const tiled = await counted.upscale(img, { modelName: 'up2x-conservative' });
+      expect(tiled.tiles).toBeGreaterThan(1);
+      // Every stage of the staged path runs once per tile, the final one included.
+      const byGraph = new Map<string, number>();
+      for (const run of runs) byGraph.set(run.variant, (byGraph.get(run.variant) ?? 0) + 1);
+      expect(byGraph.size).toBe(5);
+      for (const [variant, count] of byGraph) {
+        expect(variant).toMatch(/^stage-[0-4](\+skips)?$/);
+        expect(count).toBe(tiled.tiles);
+      }
+      for (const run of runs) {
+        expect(run.wallMs).toBeGreaterThan(0);
+        expect(run.userMs).toBeGreaterThanOrEqual(0);
+        expect(run.minorFaults).toBeGreaterThanOrEqual(0);
+      }
+      runs.length = 0;
+      await counted.upscale(img, { modelName: 'up2x-conservative', cacheMode: 3 });
+      expect(runs.filter((r) => r.variant === 'shared')).toHaveLength(tiled.tiles);
+      expect(runs.filter((r) => r.variant.startsWith('probe-'))).toHaveLength(4 * tiled.tiles);
+    } finally {
+      await counted.close();
     }
   });
 });
