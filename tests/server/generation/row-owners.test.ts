@@ -66,8 +66,9 @@ for (const db of databaseKinds) {
       // The first run's task finishes now: it must not write the row. It stops either at its next
       // progress write (refused: the row is no longer its own) or when it tries to complete the row
       // after the gate opens; which comes first is a race, and neither may write the row.
-      const polls = fake.calls.pollVideo;
-      expect(polls).toBeGreaterThanOrEqual(1);
+      // The first run is in its polling loop before the gate opens: its first poll can come a moment
+      // after the task id is written, so it is awaited, not assumed.
+      await until(async () => fake.calls.pollVideo, (polls) => polls >= 1);
       fake.switches.videoGate = false;
       await until(async () => (await gdb.selectFrom('jobs').select('status').where('id', '=', job.id).executeTakeFirstOrThrow()).status, (s) => s !== 'running');
       expect(await repo.video(id)).toMatchObject({ status: 'generating', result_file_id: null });
