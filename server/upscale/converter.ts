@@ -25,7 +25,7 @@ import { encodeModel } from './onnx-proto.js';
 import type { SeLevel } from '../../shared/upscale/se-level.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 13;
+export const CONVERTER_VERSION = 14;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -37,6 +37,7 @@ export const sumOutput = 'se_sum';
 export const keptPrefix = 'kept_';
 /** a wide skip branch one stage computes and the final stage takes, when the engine caches it */
 export const skipPrefix = 'skip_';
+const skipName = (blob: string): string => `${skipPrefix}${blob}`;
 /** suffix of the variants that output / take the cached skip branches */
 export const withSkips = '+skips';
 
@@ -66,6 +67,14 @@ export interface ConvertedModel {
   variants: Record<string, string>;
   /** each variant's graph inputs, so a job plans its cache without loading every stage's session */
   inputs: Record<string, string[]>;
+  /** the wide skip branches the `+skips` variants pass on, with their map sides, so a job can size them */
+  skips: SkipLevel[];
+}
+
+/** A skip branch a stage caches for a later one: its graph name, channels and side law (as SeLevel). */
+export interface SkipLevel extends SeLevel {
+  name: string;
+  channels: number;
 }
 
 export type { SeLevel } from '../../shared/upscale/se-level.js';
@@ -75,19 +84,40 @@ interface Manifest extends Omit<ConvertedModel, 'name' | 'dir'> {
   hash: string;
 }
 
-export function seLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): SeLevel[] {
+/** Each blob's map side as ratio * L + offset for an aligned padded tile side L. */
+function sideLaws(graph: NcnnGraph, geometry: ModelGeometry, blobs: string[]): SeLevel[] {
   const l1 = 40 * geometry.align;
   const l2 = l1 + 8 * geometry.align;
   const a = spatialLengths(graph, l1);
   const b = spatialLengths(graph, l2);
-  return se.map((blk) => {
-    const fa = a.get(blk.poolInput);
-    const fb = b.get(blk.poolInput);
-    if (typeof fa !== 'number' || typeof fb !== 'number')
-      throw new Error(`SE ${blk.index} input is not spatial`);
+  return blobs.map((blob) => {
+    const fa = a.get(blob);
+    const fb = b.get(blob);
+    if (typeof fa !== 'number' || typeof fb !== 'number') throw new Error(`blob ${blob} is not spatial`);
     const ratio = (fb - fa) / (l2 - l1);
     return { ratio, offset: fa - ratio * l1 };
   });
+}
+
+export function seLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): SeLevel[] {
+  return sideLaws(
+    graph,
+    geometry,
+    se.map((blk) => blk.poolInput),
+  );
+}
+
+/** The skip branches of variantSpecs' `+skips` variants, with their sides. */
+function skipLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): SkipLevel[] {
+  const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
+  const kept = keptBlobs(graph, se, outBlob).map((k) => k.blob);
+  const skips = skipBlobs(graph, se, outBlob, kept);
+  const laws = sideLaws(
+    graph,
+    geometry,
+    skips.map((x) => x.blob),
+  );
+  return skips.map((x, i) => ({ name: skipName(x.blob), channels: x.channels, ...laws[i]! }));
 }
 
 /**
@@ -205,7 +235,6 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
     outBlob,
     kept.map((k) => k.blob),
   );
-  const skipName = (blob: string): string => `${skipPrefix}${blob}`;
   const means = (k: number): BlobInput[] =>
     se
       .slice(0, k)
@@ -328,8 +357,8 @@ export async function convertModel(
   try {
     const m = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
     if (m.version === CONVERTER_VERSION && m.hash === hash) {
-      const { geometry, se, levels, variants, inputs } = m;
-      return { name, dir, geometry, se, levels, variants, inputs };
+      const { geometry, se, levels, variants, inputs, skips } = m;
+      return { name, dir, geometry, se, levels, variants, inputs, skips };
     }
   } catch {
     // not converted yet
@@ -339,6 +368,7 @@ export async function convertModel(
   const geometry = modelGeometry(graph);
   const se = findSeBlocks(graph);
   const levels = seLevels(graph, se, geometry);
+  const skips = skipLevels(graph, se, geometry);
   await mkdir(dir, { recursive: true });
   const variants: Record<string, string> = {};
   const inputs: Record<string, string[]> = {};
@@ -351,9 +381,9 @@ export async function convertModel(
     variants[spec.name] = file;
     inputs[spec.name] = onnx.inputs.map((i) => i.name);
   }
-  const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants, inputs };
+  const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants, inputs, skips };
   const tmp = `${manifestPath}.tmp-${process.pid}-${randomUUID()}`; // engines in one process may convert at once
   await writeFile(tmp, JSON.stringify(manifest, null, 2));
   await rename(tmp, manifestPath); // the manifest last: its presence means the set is complete
-  return { name, dir, geometry, se, levels, variants, inputs };
+  return { name, dir, geometry, se, levels, variants, inputs, skips };
 }

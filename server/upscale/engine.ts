@@ -9,9 +9,10 @@
 // cache_mode (Real-CUGAN's meaning, mapped onto this engine):
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
 //      point are cached (in RAM up to a budget, then in a temporary file);
-//      image-like skip branches (the first U-Net's RGB) are cached too, and in
-//      small 4x jobs the wide ones (64 channels at 2x resolution) are cached as
-//      float16 in the same cache instead of recomputed by the final stage.
+//      image-like skip branches (the first U-Net's RGB) are cached too, and the
+//      wide ones (64 channels at the image's or the output's resolution) are
+//      cached as float16 in the same cache instead of recomputed by later
+//      stages, in small jobs and in jobs where they fit skipCacheBytes.
 //   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
@@ -113,8 +114,13 @@ export interface UpscaleEngineOptions {
   /** RAM for the cached maps of a small job (features and skip branches) */
   smallJobCacheBytes?: number;
   /**
-   * small 4x jobs cache the final stage's wide skip branches (float16, in the
-   * feature cache) instead of recomputing them; on by default
+   * a job that is not small still caches its skip branches when they total at
+   * most this (float16; past the cache's RAM they go to its temporary file)
+   */
+  skipCacheBytes?: number;
+  /**
+   * jobs cache the later stages' wide skip branches (float16, in the feature
+   * cache) instead of recomputing them, within the bounds above; on by default
    */
   cacheSkips?: boolean;
   /** onnxruntime's per-session memory arena (on by default; see RUN_OPTS) */
@@ -185,9 +191,10 @@ const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
  * at 2x) are small: writing and reading back their features cost a 640x480 2x
  * job about 0.2 s (of 2.6 s), so they keep DEFAULT_SMALL_JOB_CACHE of their
  * cached maps in RAM, and in 4x they cache their skip branches. Larger jobs
- * keep DEFAULT_CACHE_BUDGET in RAM and recompute the skip branches: a 4 MP 4x
- * job that cached them wrote and read back 3 GB of them, which cost 11 s of
- * kernel time for 15 s of inference saved and made it 4 s slower overall.
+ * keep DEFAULT_CACHE_BUDGET in RAM and recompute the skip branches unless they
+ * fit DEFAULT_SKIP_CACHE_BYTES: a 4 MP 4x job that cached them wrote and read
+ * back 3 GB of them, which cost 11 s of kernel time for 15 s of inference
+ * saved and made it 4 s slower overall.
  */
 const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
 /**
@@ -198,6 +205,16 @@ const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
  * job's features (320 MiB) then spill a fifth, for no measurable time.
  */
 const DEFAULT_SMALL_JOB_CACHE = 256 * 1024 * 1024;
+/**
+ * A job that is not small caches its skip branches when they come to at most
+ * this; past the cache's RAM they are written to its temporary file and read
+ * back by the final stage. A 640x480 3x job (661 MiB of features, 389 MiB of
+ * skip branches) then ran in 14.9 s instead of 16.1 and 10 % less CPU, at
+ * 705 MiB RSS. A 2 MP 2x job (1324 MiB of them) was not faster: the kernel's
+ * writing back of the file took the CPU that the final stage saved (AMD EPYC,
+ * AVX2, 2 cores; medians of 3 and 2 rounds).
+ */
+const DEFAULT_SKIP_CACHE_BYTES = 512 * 1024 * 1024;
 
 /**
  * Sessions use onnxruntime's memory arena, shrunk after every run. Without an
@@ -225,6 +242,7 @@ export class UpscaleEngine {
   private readonly smallJobFeatures: number;
   private readonly smallJobCache: number;
   private readonly cacheSkips: boolean;
+  private readonly skipCacheBytes: number;
   private readonly memArena: boolean;
   private readonly spinning: boolean;
   private readonly featureCacheDir: string | undefined;
@@ -243,6 +261,7 @@ export class UpscaleEngine {
     this.smallJobFeatures = opts.smallJobFeatureBytes ?? DEFAULT_SMALL_JOB_FEATURES;
     this.smallJobCache = opts.smallJobCacheBytes ?? DEFAULT_SMALL_JOB_CACHE;
     this.cacheSkips = opts.cacheSkips ?? true;
+    this.skipCacheBytes = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE_BYTES;
     this.memArena = opts.memArena ?? true;
     this.spinning = opts.spinning ?? true;
     this.featureCacheDir = opts.featureCacheDir;
@@ -524,6 +543,15 @@ export class UpscaleEngine {
     }
   }
 
+  /** A skip branch a stage returns must have the size skipBytes planned the job with. */
+  private checkSkip(ctx: JobContext, t: Tile, name: string, skip: ort.Tensor): void {
+    const law = ctx.model.info.skips.find((x) => x.name === name);
+    const P = ctx.model.info.geometry.prepad;
+    const [, c, h, w] = skip.dims as [number, number, number, number];
+    if (!law || c !== law.channels || h !== levelSide(t.h, P, law) || w !== levelSide(t.w, P, law))
+      throw new UpscaleError('engine_error', `skip branch ${name}: unexpected map ${c}x${w}x${h}`);
+  }
+
   private async finalPass(
     ctx: JobContext,
     tiles: Tile[],
@@ -634,8 +662,8 @@ export class UpscaleEngine {
     // stage that would recompute them takes them (the `+skips` variants), or none does.
     const variants = ctx.model.info.variants;
     const withSkip =
-      small &&
       this.cacheSkips &&
+      (small || this.skipBytes(ctx) <= this.skipCacheBytes) &&
       Array.from({ length: n + 1 }, (_, k) => variants[`stage-${k}${withSkips}`]).some(Boolean);
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
       withSkip && variants[`stage-${k}${withSkips}`] ? `stage-${k}${withSkips}` : `stage-${k}`,
@@ -676,6 +704,7 @@ export class UpscaleEngine {
             await cache.put(`${t.row}:${t.col}:${key}`, featureData(feat), feat.dims as number[]);
           for (const name of session.outputNames) {
             const kept = res[name]!;
+            if (name.startsWith(skipPrefix)) this.checkSkip(ctx, t, name, kept);
             if (isCached(name))
               await cache.put(`${t.row}:${t.col}:${name}`, featureData(kept), kept.dims as number[]);
           }
@@ -691,6 +720,15 @@ export class UpscaleEngine {
       await scoped?.release();
       await cache.close();
     }
+  }
+
+  /** The skip branches' bytes (float16) over every tile, were the job to cache them. */
+  private skipBytes(ctx: JobContext): number {
+    const P = ctx.model.info.geometry.prepad;
+    let bytes = 0;
+    for (const skip of ctx.model.info.skips)
+      for (const t of ctx.grid.tiles) bytes += skip.channels * levelSide(t.h, P, skip) * levelSide(t.w, P, skip) * 2;
+    return bytes;
   }
 
   /** Upper bound of the features a cached run holds at once (every cached level of every tile). */

@@ -99,24 +99,28 @@ describe('tiling', () => {
     }
   });
 
-  it('skip branches cached as float16 (in memory or spilled) match recomputing them', async () => {
+  it('skip branches cached as float16 (in memory or spilled, small job or large) match recomputing them', async () => {
     const img = await texturedImage(64, 56, 9);
+    const maxTile = { 3: 32, 4: 28 };
     const engines = [
-      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, cacheSkips: false }),
-      // a large job (its features over the small-job size) recomputes them too
-      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, smallJobFeatureBytes: 0 }),
-      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 } }),
-      new UpscaleEngine({ modelsDir: dir, maxTile: { 4: 28 }, cacheBudgetBytes: 0, smallJobCacheBytes: 0 }),
+      new UpscaleEngine({ modelsDir: dir, maxTile, cacheSkips: false }),
+      // a large job (its features over the small-job size) whose skip branches are over skipCacheBytes
+      new UpscaleEngine({ modelsDir: dir, maxTile, smallJobFeatureBytes: 0, skipCacheBytes: 0 }),
+      new UpscaleEngine({ modelsDir: dir, maxTile }),
+      new UpscaleEngine({ modelsDir: dir, maxTile, cacheBudgetBytes: 0, smallJobCacheBytes: 0 }),
+      // a large job within skipCacheBytes caches them, spilled past the large job's cache RAM
+      new UpscaleEngine({ modelsDir: dir, maxTile, smallJobFeatureBytes: 0, cacheBudgetBytes: 0 }),
     ];
     try {
-      for (const modelName of ['up4x-no-denoise', 'up4x-conservative']) {
+      for (const modelName of ['up3x-conservative', 'up4x-no-denoise', 'up4x-conservative']) {
         const runs = [];
         for (const e of engines) runs.push(await e.upscale(img, { modelName }));
-        const [none, large, inRam, spilled] = runs.map((r) => r.skipCachedTiles);
+        const [none, large, inRam, spilled, largeCached] = runs.map((r) => r.skipCachedTiles);
         expect(none).toBe(0);
         expect(large).toBe(0);
         expect(inRam).toBe(runs[2]!.tiles);
         expect(spilled).toBe(runs[3]!.tiles);
+        expect(largeCached).toBe(runs[4]!.tiles);
         expect(diff((await rawRgb(runs[1]!.data)).data, (await rawRgb(runs[0]!.data)).data).max).toBe(0);
         runs.splice(1, 1);
         const [recomputed, ...cached] = await Promise.all(runs.map(async (r) => (await rawRgb(r.data)).data));
