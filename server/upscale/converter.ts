@@ -381,7 +381,16 @@ export async function convertModel(
     variants[spec.name] = file;
     inputs[spec.name] = onnx.inputs.map((i) => i.name);
   }
-  const manifest: Manifest = { version: CONVERTER_VERSION, hash, geometry, se, levels, variants, inputs, skips };
+  const manifest: Manifest = {
+    version: CONVERTER_VERSION,
+    hash,
+    geometry,
+    se,
+    levels,
+    variants,
+    inputs,
+    skips,
+  };
   const tmp = `${manifestPath}.tmp-${process.pid}-${randomUUID()}`; // engines in one process may convert at once
   await writeFile(tmp, JSON.stringify(manifest, null, 2));
   await rename(tmp, manifestPath); // the manifest last: its presence means the set is complete

@@ -727,7 +727,8 @@ export class UpscaleEngine {
     const P = ctx.model.info.geometry.prepad;
     let bytes = 0;
     for (const skip of ctx.model.info.skips)
-      for (const t of ctx.grid.tiles) bytes += skip.channels * levelSide(t.h, P, skip) * levelSide(t.w, P, skip) * 2;
+      for (const t of ctx.grid.tiles)
+        bytes += skip.channels * levelSide(t.h, P, skip) * levelSide(t.w, P, skip) * 2;
     return bytes;
   }
 
