@@ -100,11 +100,7 @@ function sideLaws(graph: NcnnGraph, geometry: ModelGeometry, blobs: string[]): S
 }
 
 export function seLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): SeLevel[] {
-  return sideLaws(
-    graph,
-    geometry,
-    se.map((blk) => blk.poolInput),
-  );
+  return sideLaws(graph, geometry, se.map((blk) => blk.poolInput));
 }
 
 /** The skip branches of variantSpecs' `+skips` variants, with their sides. */
@@ -112,11 +108,7 @@ function skipLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): S
   const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
   const kept = keptBlobs(graph, se, outBlob).map((k) => k.blob);
   const skips = skipBlobs(graph, se, outBlob, kept);
-  const laws = sideLaws(
-    graph,
-    geometry,
-    skips.map((x) => x.blob),
-  );
+  const laws = sideLaws(graph, geometry, skips.map((x) => x.blob));
   return skips.map((x, i) => ({ name: skipName(x.blob), channels: x.channels, ...laws[i]! }));
 }
 
