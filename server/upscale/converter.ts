@@ -105,9 +105,7 @@ export function seLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometr
 
 /** The skip branches of variantSpecs' `+skips` variants, with their sides. */
 function skipLevels(graph: NcnnGraph, se: SeBlock[], geometry: ModelGeometry): SkipLevel[] {
-  const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
-  const kept = keptBlobs(graph, se, outBlob).map((k) => k.blob);
-  const skips = skipBlobs(graph, se, outBlob, kept);
+  const { skips } = passedBlobs(graph, se);
   const laws = sideLaws(graph, geometry, skips.map((x) => x.blob));
   return skips.map((x, i) => ({ name: skipName(x.blob), channels: x.channels, ...laws[i]! }));
 }
@@ -217,16 +215,29 @@ export function skipBlobs(
   return [...found.values()];
 }
 
-export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
+/** The graph's output blob and the blobs one stage passes on to later ones (keptBlobs, skipBlobs). */
+function passedBlobs(
+  graph: NcnnGraph,
+  se: SeBlock[],
+): {
+  outBlob: string;
+  kept: ReturnType<typeof keptBlobs>;
+  skips: ReturnType<typeof skipBlobs>;
+} {
   const outBlob = graph.layers[graph.layers.length - 1]!.tops[0]!;
   const kept = keptBlobs(graph, se, outBlob);
-  const keptName = (blob: string): string => `${keptPrefix}${blob}`;
   const skips = skipBlobs(
     graph,
     se,
     outBlob,
     kept.map((k) => k.blob),
   );
+  return { outBlob, kept, skips };
+}
+
+export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
+  const { outBlob, kept, skips } = passedBlobs(graph, se);
+  const keptName = (blob: string): string => `${keptPrefix}${blob}`;
   const means = (k: number): BlobInput[] =>
     se
       .slice(0, k)
