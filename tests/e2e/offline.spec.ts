@@ -44,12 +44,22 @@ async function editPrompt(page: Page, type: string, content: string): Promise<vo
   await card.getByRole('button', { name: 'Save' }).click();
 }
 
-/** Access and refresh tokens stop working while the connection is away; back online, a reload meets a 401. */
+/**
+ * The session ends on the server while the connection is away: its refresh token revoked and its
+ * access tokens void, so the page's copy in memory is as dead as the stored one (a reachability
+ * probe between the restore and the reload cannot send with it). Back online, a reload meets a 401.
+ */
 async function expireSessionAndReload(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    localStorage.setItem('token', 'expired.or.forged');
-    localStorage.setItem('refreshToken', 'revoked-refresh-token');
+  const { token, refreshToken } = await page.evaluate(() => ({
+    token: localStorage.getItem('token'),
+    refreshToken: localStorage.getItem('refreshToken'),
+  }));
+  expect(refreshToken, 'the page holds a refresh token').toBeTruthy();
+  const ended = await apiCall(server.url, 'POST', '/user/logout/', undefined, {
+    refresh_token: refreshToken,
   });
+  expect(ended.status, ended.message).toBe(200);
+  expect((await apiCall(server.url, 'GET', '/user/profile', token ?? undefined)).status).toBe(401);
   await proxy.restore();
   await page.reload();
   await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 20_000 });
@@ -314,6 +324,8 @@ test('an expired session keeps the edit queued offline: the same designer signs 
   await expect(page.getByTestId('prompt-pending-moments')).toBeVisible();
 
   await expireSessionAndReload(page);
+  // The designer's session ended on the server, and with it the token this suite calls with.
+  adminToken = (await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password)).token;
   expect((await storedData(page)).stores.outbox?.count).toBe(1);
 
   await signInWithForm(page, E2E_ADMIN.account, E2E_ADMIN.password);
