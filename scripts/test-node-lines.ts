@@ -15,6 +15,8 @@ export interface LineTally {
   version: string;
   /** its vitest JSON report */
   report: string;
+  /** the run's unhandled errors (scripts/vitest-unhandled-errors.ts) */
+  unhandled: string;
   passed: number;
   failed: number;
   skipped: number;
@@ -22,6 +24,7 @@ export interface LineTally {
 }
 
 export const DEFAULT_NODE_LINES = ['22', '26'];
+export const UNHANDLED_REPORTER = './scripts/vitest-unhandled-errors.ts';
 
 /** Runs the server suite on each line; the tallies of each, in order. */
 export function runNodeLines(lines: readonly string[]): LineTally[] {
@@ -31,16 +34,33 @@ export function runNodeLines(lines: readonly string[]): LineTally[] {
     const dir = execFileSync('bash', ['scripts/node-line.sh', line], { encoding: 'utf8' }).trim();
     const version = execFileSync(path.join(dir, 'bin', 'node'), ['--version'], { encoding: 'utf8' }).trim();
     const report = `test-results/vitest-node-${line}.json`;
+    const unhandled = `test-results/vitest-node-${line}-unhandled.json`;
     process.stdout.write(`\n▶ server tests on Node.js ${version}\n`);
     const r = spawnSync(
       'npx',
-      ['vitest', 'run', '--project', 'server', '--reporter=dot', '--reporter=json', `--outputFile=${report}`],
+      [
+        'vitest',
+        'run',
+        '--project',
+        'server',
+        '--reporter=dot',
+        '--reporter=json',
+        `--reporter=${UNHANDLED_REPORTER}`,
+        `--outputFile=${report}`,
+      ],
       {
         stdio: 'inherit',
-        env: { ...process.env, PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: dir },
+        env: {
+          ...process.env,
+          UNHANDLED_ERRORS_FILE: unhandled,
+          PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+          npm_config_nodedir: dir,
+        },
       },
     );
-    let counts: { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number } | undefined;
+    let counts:
+      | { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
+      | undefined;
     try {
       counts = JSON.parse(readFileSync(report, 'utf8')) as typeof counts;
     } catch {
@@ -50,6 +70,7 @@ export function runNodeLines(lines: readonly string[]): LineTally[] {
       line,
       version,
       report,
+      unhandled,
       passed: counts?.numPassedTests ?? 0,
       // A run that crashed without a report, or failed with no failing test (a suite that could not load), still fails.
       failed: counts ? Math.max(counts.numFailedTests, r.status === 0 ? 0 : 1) : 1,
