@@ -13,12 +13,10 @@
 // are returned by the caller (`release`) and reused for the next read of that size.
 //
 // The file lives in our named folder (feature-cache-dir.ts), so one left by a
-// killed process is found and removed at the next start.
+// killed process is found and removed at the next start. An engine lends each
+// job's cache its own file (spill-file.ts), whose pages stay from job to job.
 
-import { open, rm, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
-
-import { ensureFeatureCacheDir, featureCacheDir, spillFileName } from './feature-cache-dir.js';
+import { SpillFile } from './spill-file.js';
 
 /** read-back buffers kept for reuse; small beside a large job's 1 GiB bound */
 const READ_POOL_BYTES = 64 * 1024 * 1024;
@@ -50,8 +48,9 @@ export class FeatureCache {
   private entries = new Map<string, Entry>();
   private memBytes = 0;
   private peak = 0;
-  private filePath: string | undefined;
-  private file: FileHandle | undefined;
+  private readonly spill: SpillFile;
+  /** whether the file is this cache's own, removed at close, rather than an engine's */
+  private readonly ownsFile: boolean;
   private fileEnd = 0;
   /** file slots of deleted entries, reused by later entries of at most their size */
   private freeSlots: Array<{ offset: number; bytes: number }> = [];
@@ -65,12 +64,17 @@ export class FeatureCache {
     private readonly budgetBytes: number,
     private readonly quantise: boolean,
     /** folder of the temporary file; featureCacheDir() when not given */
-    private readonly dir?: string,
-  ) {}
+    dir?: string,
+    /** a file the caller keeps between caches; the cache writes it from its start */
+    spill?: SpillFile,
+  ) {
+    this.spill = spill ?? new SpillFile(0, dir);
+    this.ownsFile = !spill;
+  }
 
   /** the temporary file, once something has spilled */
   get path(): string | undefined {
-    return this.filePath;
+    return this.spill.path;
   }
 
   get peakMemoryBytes(): number {
@@ -108,7 +112,7 @@ export class FeatureCache {
       this.peak = Math.max(this.peak, this.memBytes);
       return;
     }
-    const file = await this.spillFile();
+    const file = await this.spill.handle();
     const bytes = new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength);
     const offset = this.allocateSlot(bytes.length);
     await file.write(bytes, 0, bytes.length, offset);
@@ -181,7 +185,7 @@ export class FeatureCache {
     if (e.where.kind === 'mem') raw = e.where.data;
     else {
       const buf = this.readBuffer(e.where.bytes);
-      await this.file!.read(buf, 0, buf.length, e.where.offset);
+      await (await this.spill.handle()).read(buf, 0, buf.length, e.where.offset);
       raw =
         e.storage === 'u8'
           ? buf
@@ -205,26 +209,13 @@ export class FeatureCache {
     this.entries.delete(key);
   }
 
-  private async spillFile(): Promise<FileHandle> {
-    if (!this.file) {
-      const dir = await ensureFeatureCacheDir(this.dir ?? featureCacheDir());
-      const file = path.join(dir, spillFileName());
-      // wx+: a fresh file of our own, never one that already exists under that name
-      this.file = await open(file, 'wx+', 0o600);
-      this.filePath = file;
-    }
-    return this.file;
-  }
-
   async close(): Promise<void> {
     this.entries.clear();
     this.memBytes = 0;
     this.freeSlots = [];
     this.readPool.clear();
     this.readPoolBytes = 0;
-    if (this.file) await this.file.close();
-    if (this.filePath) await rm(this.filePath, { force: true });
-    this.file = undefined;
-    this.filePath = undefined;
+    if (this.ownsFile) await this.spill.close();
+    else await this.spill.jobDone();
   }
 }

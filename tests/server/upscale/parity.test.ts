@@ -1,5 +1,8 @@
 // Parity with realcugan-ncnn-vulkan's CPU mode (-g -1), untiled and tiled, and
 // tiling seams: with shared SE means a tiled run must match the untiled one.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { UpscaleEngine } from '../../../server/upscale/engine.js';
@@ -72,12 +75,14 @@ describe('tiling', () => {
     expect([s.width, s.height]).toEqual([192, 160]);
   });
 
-  it('features spilled to the temporary file give the same result as features kept in memory', async () => {
+  it('features spilled to the temporary file give the same result as features kept in memory, job after job over one kept file', async () => {
+    const spillDir = mkdtempSync(path.join(tmpdir(), 'loom-parity-spill-'));
     const spilling = new UpscaleEngine({
       modelsDir: dir,
       maxTile: { 2: 28, 4: 28 },
       cacheBudgetBytes: 0,
       smallJobCacheBytes: 0,
+      featureCacheDir: spillDir,
     });
     const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 4: 28 } });
     try {
@@ -92,10 +97,15 @@ describe('tiling', () => {
         const r = await spilling.upscale(img, { modelName, cacheMode });
         expect(r.strategy).toBe('cached');
         expect(diff((await rawRgb(r.data)).data, inMemory).max).toBe(0);
+        // Each job wrote over the pages the one before left: one file, kept between jobs.
+        expect(readdirSync(spillDir)).toHaveLength(1);
       }
+      await spilling.close();
+      expect(readdirSync(spillDir)).toEqual([]);
     } finally {
       await spilling.close();
       await inRam.close();
+      rmSync(spillDir, { recursive: true, force: true });
     }
   });
 
