@@ -81,7 +81,7 @@ export class FeatureCache {
     return this.peak;
   }
 
-  /** size of the temporary file: about the most spilled bytes alive at once, not all ever written */
+  /** bytes of the temporary file this cache has used: about the most spilled bytes alive at once, not all ever written (a kept file may be longer) */
   get fileBytes(): number {
     return this.fileEnd;
   }
