@@ -4,13 +4,9 @@
 // server suite also runs on those other Node.js lines (scripts/test-node-lines.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import {
-  type FailedTest,
-  playwrightFailuresIn,
-  unhandledErrorsIn,
-  vitestFailuresIn,
-} from './test-failures.js';
-import { UNHANDLED_REPORTER, runNodeLines } from './test-node-lines.js';
+import { type FailedTest, playwrightFailuresIn, unhandledErrorsIn, vitestFailuresIn } from './test-failures.js';
+import { runNodeLines } from './test-node-lines.js';
+import { UNHANDLED_REPORTER } from './vitest-unhandled-errors.js';
 
 interface Tally {
   name: string;
@@ -57,22 +53,12 @@ check('type-check', 'npm', ['run', '--silent', 'typecheck']);
   const unhandled = 'test-results/vitest-unhandled.json';
   const r = run(
     'npx',
-    [
-      'vitest',
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      `--reporter=${UNHANDLED_REPORTER}`,
-      '--outputFile=test-results/vitest.json',
-    ],
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--reporter=${UNHANDLED_REPORTER}`, '--outputFile=test-results/vitest.json'],
     { UNHANDLED_ERRORS_FILE: unhandled },
   );
-  const report = readJson<{
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-  }>('test-results/vitest.json');
+  const report = readJson<{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }>(
+    'test-results/vitest.json',
+  );
   tallies.push({
     name: 'unit + server tests',
     passed: report?.numPassedTests ?? 0,
@@ -86,27 +72,18 @@ check('type-check', 'npm', ['run', '--silent', 'typecheck']);
 }
 
 // TEST_NODE_LINES=22,26 (CI sets it) runs the server suite on those Node.js lines too.
-const otherLines = (process.env.TEST_NODE_LINES ?? '')
-  .split(',')
-  .map((l) => l.trim())
-  .filter(Boolean);
+const otherLines = (process.env.TEST_NODE_LINES ?? '').split(',').map((l) => l.trim()).filter(Boolean);
 for (const t of runNodeLines(otherLines)) {
-  tallies.push({
-    name: `server, Node ${t.line}`,
-    passed: t.passed,
-    failed: t.failed,
-    skipped: t.skipped,
-    seconds: t.seconds,
-  });
+  tallies.push({ name: `server, Node ${t.line}`, passed: t.passed, failed: t.failed, skipped: t.skipped, seconds: t.seconds });
   failures.push(...vitestFailuresIn(`server, Node ${t.line}`, t.report));
   failures.push(...unhandledErrorsIn(`server, Node ${t.line}`, t.unhandled));
 }
 
 if (check('PWA build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
   const r = run('npx', ['playwright', 'test']);
-  const report = readJson<{
-    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  }>('test-results/e2e.json');
+  const report = readJson<{ stats: { expected: number; unexpected: number; flaky: number; skipped: number } }>(
+    'test-results/e2e.json',
+  );
   const s = report?.stats;
   tallies.push({
     name: 'browser end-to-end tests',
@@ -132,9 +109,6 @@ for (const t of tallies) {
 }
 if (failures.length) process.stdout.write('\nFailed\n');
 for (const f of failures) process.stdout.write(`  ✗ ${f.suite}: ${f.name}\n      ${f.reason}\n`);
-if (!existsSync('/usr/bin/chromium'))
-  process.stdout.write('  (no /usr/bin/chromium: install it with apt-get install -y chromium)\n');
-process.stdout.write(
-  `\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`,
-);
+if (!existsSync('/usr/bin/chromium')) process.stdout.write('  (no /usr/bin/chromium: install it with apt-get install -y chromium)\n');
+process.stdout.write(`\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -2,6 +2,7 @@
 // `npm test`: a CI log is often read from its end only, and a count alone does not say which
 // test failed or why.
 import { readFileSync } from 'node:fs';
+import type { UnhandledErrorEntry } from './vitest-unhandled-errors.js';
 
 export interface FailedTest {
   /** the suite it ran in, e.g. "server, Node 22" */
@@ -37,12 +38,7 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** The first non-empty line of an error message, without colours, at most 300 characters. */
 export function firstLine(message: string | undefined): string {
-  const line =
-    (message ?? '')
-      .replace(ANSI, '')
-      .split('\n')
-      .map((l) => l.trim())
-      .find(Boolean) ?? '';
+  const line = (message ?? '').replace(ANSI, '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
   return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }
 
@@ -62,17 +58,9 @@ export function vitestFailures(suite: string, report: unknown): FailedTest[] {
   for (const file of (report as VitestReport | undefined)?.testResults ?? []) {
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
     for (const t of failedTests)
-      failures.push({
-        suite,
-        name: `${relative(file.name)} › ${t.fullName ?? ''}`,
-        reason: firstLine(t.failureMessages?.[0]),
-      });
+      failures.push({ suite, name: `${relative(file.name)} › ${t.fullName ?? ''}`, reason: firstLine(t.failureMessages?.[0]) });
     if (file.status === 'failed' && failedTests.length === 0)
-      failures.push({
-        suite,
-        name: relative(file.name),
-        reason: firstLine(file.message) || 'the file failed without a failing test',
-      });
+      failures.push({ suite, name: relative(file.name), reason: firstLine(file.message) || 'the file failed without a failing test' });
   }
   return failures;
 }
@@ -88,39 +76,25 @@ export function playwrightFailures(suite: string, report: unknown): FailedTest[]
         if (t.status === 'unexpected') {
           const error = t.results?.map((r) => r.error?.message).find(Boolean);
           const title = [...path, spec.title ?? ''].join(' › ');
-          failures.push({
-            suite,
-            name: `[${t.projectName ?? ''}] ${here ?? ''}:${spec.line ?? ''} › ${title}`,
-            reason: firstLine(error),
-          });
+          failures.push({ suite, name: `[${t.projectName ?? ''}] ${here ?? ''}:${spec.line ?? ''} › ${title}`, reason: firstLine(error) });
         }
     for (const child of s.suites ?? []) walk(child, here, path);
   };
-  for (const s of (report as { suites?: PlaywrightSuite[] } | undefined)?.suites ?? [])
-    walk(s, undefined, []);
+  for (const s of (report as { suites?: PlaywrightSuite[] } | undefined)?.suites ?? []) walk(s, undefined, []);
   return failures;
 }
 
 /** The unhandled errors scripts/vitest-unhandled-errors.ts wrote: each fails the run with no failing test. */
 export function unhandledErrors(suite: string, report: unknown): FailedTest[] {
-  const errors =
-    (report as { errors?: { name?: string; message?: string; stack?: string }[] } | undefined)?.errors ?? [];
+  const errors = (report as { errors?: Partial<UnhandledErrorEntry>[] } | undefined)?.errors ?? [];
   return errors.map((e) => {
     // The first frame of ours says where it came from; the message alone often does not.
-    const frame = (e.stack ?? '')
-      .split('\n')
-      .find((l) => /^\s*at /.test(l) && !l.includes('node_modules') && !l.includes('node:'));
-    return {
-      suite,
-      name: `unhandled ${e.name ?? 'error'}${frame ? ` ${frame.trim()}` : ''}`,
-      reason: firstLine(e.message) || '(no message)',
-    };
+    const frame = (e.stack ?? '').split('\n').find((l) => /^\s*at /.test(l) && !l.includes('node_modules') && !l.includes('node:'));
+    return { suite, name: `unhandled ${e.name ?? 'error'}${frame ? ` ${frame.trim()}` : ''}`, reason: firstLine(e.message) || '(no message)' };
   });
 }
 
-export const vitestFailuresIn = (suite: string, file: string): FailedTest[] =>
-  vitestFailures(suite, readJson(file));
-export const unhandledErrorsIn = (suite: string, file: string): FailedTest[] =>
-  unhandledErrors(suite, readJson(file));
+export const vitestFailuresIn = (suite: string, file: string): FailedTest[] => vitestFailures(suite, readJson(file));
+export const unhandledErrorsIn = (suite: string, file: string): FailedTest[] => unhandledErrors(suite, readJson(file));
 export const playwrightFailuresIn = (suite: string, file: string): FailedTest[] =>
   playwrightFailures(suite, readJson(file));

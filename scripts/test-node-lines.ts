@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UNHANDLED_REPORTER } from './vitest-unhandled-errors.js';
 
 export interface LineTally {
   line: string;
@@ -24,7 +25,6 @@ export interface LineTally {
 }
 
 export const DEFAULT_NODE_LINES = ['22', '26'];
-export const UNHANDLED_REPORTER = './scripts/vitest-unhandled-errors.ts';
 
 /** Runs the server suite on each line; the tallies of each, in order. */
 export function runNodeLines(lines: readonly string[]): LineTally[] {
@@ -38,29 +38,13 @@ export function runNodeLines(lines: readonly string[]): LineTally[] {
     process.stdout.write(`\n▶ server tests on Node.js ${version}\n`);
     const r = spawnSync(
       'npx',
-      [
-        'vitest',
-        'run',
-        '--project',
-        'server',
-        '--reporter=dot',
-        '--reporter=json',
-        `--reporter=${UNHANDLED_REPORTER}`,
-        `--outputFile=${report}`,
-      ],
+      ['vitest', 'run', '--project', 'server', '--reporter=dot', '--reporter=json', `--reporter=${UNHANDLED_REPORTER}`, `--outputFile=${report}`],
       {
         stdio: 'inherit',
-        env: {
-          ...process.env,
-          UNHANDLED_ERRORS_FILE: unhandled,
-          PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
-          npm_config_nodedir: dir,
-        },
+        env: { ...process.env, UNHANDLED_ERRORS_FILE: unhandled, PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: dir },
       },
     );
-    let counts:
-      | { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number }
-      | undefined;
+    let counts: { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number } | undefined;
     try {
       counts = JSON.parse(readFileSync(report, 'utf8')) as typeof counts;
     } catch {

@@ -5,6 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import type { Reporter, SerializedError } from 'vitest/node';
 
+/** this reporter, as vitest's --reporter takes it (from the project's root) */
+export const UNHANDLED_REPORTER = './scripts/vitest-unhandled-errors.ts';
+
 export interface UnhandledErrorEntry {
   name: string;
   message: string;

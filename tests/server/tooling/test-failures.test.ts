@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  firstLine,
-  playwrightFailures,
-  unhandledErrors,
-  vitestFailures,
-} from '../../../scripts/test-failures.js';
+import { firstLine, playwrightFailures, unhandledErrors, vitestFailures } from '../../../scripts/test-failures.js';
 
 describe('the failed tests that npm test names at its end', () => {
   it('names each failed vitest test by file and full name, with the first line of its error', () => {
@@ -16,19 +11,11 @@ describe('the failed tests that npm test names at its end', () => {
           status: 'failed',
           message: '',
           assertionResults: [
-            {
-              fullName: 'job runner a hung run is failed',
-              status: 'failed',
-              failureMessages: ['\x1b[31mAssertionError: expected 1 to be 2\x1b[39m\n    at x.ts:1:1'],
-            },
+            { fullName: 'job runner a hung run is failed', status: 'failed', failureMessages: ['\x1b[31mAssertionError: expected 1 to be 2\x1b[39m\n    at x.ts:1:1'] },
             { fullName: 'job runner passes', status: 'passed', failureMessages: [] },
           ],
         },
-        {
-          name: `${process.cwd()}/tests/server/ok.test.ts`,
-          status: 'passed',
-          assertionResults: [{ fullName: 'ok', status: 'passed' }],
-        },
+        { name: `${process.cwd()}/tests/server/ok.test.ts`, status: 'passed', assertionResults: [{ fullName: 'ok', status: 'passed' }] },
       ],
     };
     expect(vitestFailures('server, Node 22', report)).toEqual([
@@ -41,47 +28,22 @@ describe('the failed tests that npm test names at its end', () => {
   });
 
   it('names a file that failed to load, which has no failed test of its own', () => {
-    const report = {
-      testResults: [
-        {
-          name: 'tests/unit/broken.test.ts',
-          status: 'failed',
-          message: 'Failed to load url ./gone.js',
-          assertionResults: [],
-        },
-      ],
-    };
+    const report = { testResults: [{ name: 'tests/unit/broken.test.ts', status: 'failed', message: 'Failed to load url ./gone.js', assertionResults: [] }] };
     expect(vitestFailures('unit + server tests', report)).toEqual([
-      {
-        suite: 'unit + server tests',
-        name: 'tests/unit/broken.test.ts',
-        reason: 'Failed to load url ./gone.js',
-      },
+      { suite: 'unit + server tests', name: 'tests/unit/broken.test.ts', reason: 'Failed to load url ./gone.js' },
     ]);
   });
 
   it('names an unhandled error, which fails a run whose every test passed, by its first frame of ours', () => {
-    const report = {
-      errors: [
-        {
-          name: 'Error',
-          message: 'socket hang up\nmore',
-          stack: [
-            'Error: socket hang up',
-            '    at connResetException (node:internal/errors:720:14)',
-            '    at Socket.onClose (/repo/node_modules/undici/lib/client.js:9:1)',
-            '    at Timeout._onTimeout (/repo/server/jobs/lease.ts:42:7)',
-          ].join('\n'),
-        },
-        { name: 'TypeError', message: '', stack: '' },
-      ],
-    };
+    const stack = [
+      'Error: socket hang up',
+      '    at connResetException (node:internal/errors:720:14)',
+      '    at Socket.onClose (/repo/node_modules/undici/lib/client.js:9:1)',
+      '    at Timeout._onTimeout (/repo/server/jobs/lease.ts:42:7)',
+    ].join('\n');
+    const report = { errors: [{ name: 'Error', message: 'socket hang up\nmore', stack }, { name: 'TypeError', message: '', stack: '' }] };
     expect(unhandledErrors('server, Node 22', report)).toEqual([
-      {
-        suite: 'server, Node 22',
-        name: 'unhandled Error at Timeout._onTimeout (/repo/server/jobs/lease.ts:42:7)',
-        reason: 'socket hang up',
-      },
+      { suite: 'server, Node 22', name: 'unhandled Error at Timeout._onTimeout (/repo/server/jobs/lease.ts:42:7)', reason: 'socket hang up' },
       { suite: 'server, Node 22', name: 'unhandled TypeError', reason: '(no message)' },
     ]);
     expect(unhandledErrors('server, Node 22', undefined)).toEqual([]);
@@ -94,56 +56,22 @@ describe('the failed tests that npm test names at its end', () => {
           title: 'fault-suite.spec.ts',
           file: 'fault-suite.spec.ts',
           specs: [
-            {
-              title: 'the server killed mid-batch',
-              line: 40,
-              tests: [
-                {
-                  projectName: 'e2e',
-                  status: 'unexpected',
-                  results: [{ error: { message: 'Error: 29 of 30 done\nmore' } }],
-                },
-              ],
-            },
-            {
-              title: 'a cut upload',
-              line: 90,
-              tests: [{ projectName: 'e2e', status: 'flaky', results: [{ error: { message: 'x' } }, {}] }],
-            },
+            { title: 'the server killed mid-batch', line: 40, tests: [{ projectName: 'e2e', status: 'unexpected', results: [{ error: { message: 'Error: 29 of 30 done\nmore' } }] }] },
+            { title: 'a cut upload', line: 90, tests: [{ projectName: 'e2e', status: 'flaky', results: [{ error: { message: 'x' } }, {}] }] },
           ],
           suites: [
             {
               title: 'offline',
               file: 'fault-suite.spec.ts',
-              specs: [
-                {
-                  title: 'keeps the queue',
-                  line: 120,
-                  tests: [
-                    {
-                      projectName: 'e2e',
-                      status: 'unexpected',
-                      results: [{}, { error: { message: 'Timeout 30000ms exceeded.' } }],
-                    },
-                  ],
-                },
-              ],
+              specs: [{ title: 'keeps the queue', line: 120, tests: [{ projectName: 'e2e', status: 'unexpected', results: [{}, { error: { message: 'Timeout 30000ms exceeded.' } }] }] }],
             },
           ],
         },
       ],
     };
     expect(playwrightFailures('browser end-to-end tests', report)).toEqual([
-      {
-        suite: 'browser end-to-end tests',
-        name: '[e2e] fault-suite.spec.ts:40 › the server killed mid-batch',
-        reason: 'Error: 29 of 30 done',
-      },
-      {
-        suite: 'browser end-to-end tests',
-        name: '[e2e] fault-suite.spec.ts:120 › offline › keeps the queue',
-        reason: 'Timeout 30000ms exceeded.',
-      },
+      { suite: 'browser end-to-end tests', name: '[e2e] fault-suite.spec.ts:40 › the server killed mid-batch', reason: 'Error: 29 of 30 done' },
+      { suite: 'browser end-to-end tests', name: '[e2e] fault-suite.spec.ts:120 › offline › keeps the queue', reason: 'Timeout 30000ms exceeded.' },
     ]);
   });
 
