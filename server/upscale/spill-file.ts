@@ -39,18 +39,28 @@ export class SpillFile {
     return this.file;
   }
 
-  /** A job is done with the file: it is cut back to what is kept between jobs. */
+  /**
+   * A job is done with the file: it is cut back to what is kept between jobs. Should that fail, the
+   * file goes (the next job makes a new one) rather than failing a job whose result is made.
+   */
   async jobDone(): Promise<void> {
     if (!this.file) return;
     if (this.keepBytes <= 0) return this.close();
-    if ((await this.file.stat()).size > this.keepBytes) await this.file.truncate(this.keepBytes);
+    try {
+      if ((await this.file.stat()).size > this.keepBytes) await this.file.truncate(this.keepBytes);
+    } catch {
+      await this.close();
+    }
   }
 
   async close(): Promise<void> {
     const { file, filePath } = this;
     this.file = undefined;
     this.filePath = undefined;
-    if (file) await file.close();
-    if (filePath) await rm(filePath, { force: true });
+    try {
+      if (file) await file.close();
+    } finally {
+      if (filePath) await rm(filePath, { force: true });
+    }
   }
 }

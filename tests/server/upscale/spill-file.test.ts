@@ -63,4 +63,21 @@ describe('the spill file kept between jobs', () => {
     await second.close();
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('when the file cannot be cut back, a job’s end removes it instead of failing, and the next job makes a new one', async () => {
+    const spill = new SpillFile(4096, dir);
+    const first = new FeatureCache(0, false, dir, spill);
+    await first.put('a', map(2048, 0), [2048]);
+    const file = first.path!;
+    await (await spill.handle()).close(); // the handle is gone under it: stat and truncate fail
+    await expect(first.close()).resolves.toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
+    const second = new FeatureCache(0, false, dir, spill);
+    await second.put('b', map(16, 3), [16]);
+    expect(second.path).not.toBe(file);
+    expect(Array.from((await second.get('b')).data)).toEqual(Array.from(map(16, 3)));
+    await second.close();
+    await spill.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
