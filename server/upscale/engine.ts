@@ -8,12 +8,15 @@
 //
 // cache_mode (Real-CUGAN's meaning, mapped onto this engine):
 //   0  exact; tiles run stage by stage and the features crossing each SE sync
-//      point are cached (in RAM up to a budget, then in a temporary file);
+//      point are cached as float16 (in RAM up to a budget, then in a temporary
+//      file; the SE means are summed from the float32 features, so they stay
+//      exact);
 //      image-like skip branches (the first U-Net's RGB) are cached too, and the
 //      wide ones (64 channels at the image's or the output's resolution) are
 //      cached as float16 in the same cache instead of recomputed by later
 //      stages, in small jobs and in jobs where they fit skipCacheBytes.
-//   1  as 0 with the cache quantised to uint8 per tensor (smaller, slightly lossy).
+//   1  as 0 with the cached features quantised to uint8 per tensor (smaller,
+//      slightly lossy); the skip branches stay float16.
 //   2  approximate: SE means from the tiles with odd row and column index only,
 //      then one full pass; needs >= 3 tiles per side, otherwise behaves as 1.
 //   3  exact without a cache: four recompute passes (pass k stops at SE k) and a
@@ -197,9 +200,12 @@ const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
  * keep DEFAULT_CACHE_BUDGET in RAM and recompute the skip branches unless they
  * fit DEFAULT_SKIP_CACHE_BYTES: a 4 MP 4x job that cached them wrote and read
  * back 3 GB of them, which cost 11 s of kernel time for 15 s of inference
- * saved and made it 4 s slower overall.
+ * saved and made it 4 s slower overall. Counted as float16, as the stages
+ * pass the features on: the same jobs as 384 MiB of them as float32.
  */
-const DEFAULT_SMALL_JOB_FEATURES = 384 * 1024 * 1024;
+const DEFAULT_SMALL_JOB_FEATURES = 192 * 1024 * 1024;
+/** bytes per value of a cached SE feature map (the stages pass them on as float16) */
+const FEATURE_BYTES = 2;
 /**
  * RAM for a small job's cached maps; the rest goes to the temporary file. A
  * 640x480 4x job's features and skip branches come to about 650 MiB: with
@@ -459,7 +465,7 @@ export class UpscaleEngine {
     // its features estimated without the tiles' overlap
     const features = info.se.reduce((sum, blk, k) => {
       const lv = info.levels[k]!;
-      return sum + blk.channels * 4 * levelSide(width, prepad, lv) * levelSide(height, prepad, lv);
+      return sum + blk.channels * FEATURE_BYTES * levelSide(width, prepad, lv) * levelSide(height, prepad, lv);
     }, 0);
     const cacheRam = features <= this.smallJobFeatures ? this.smallJobCache : this.cacheBudget;
     const perTile = TILE_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(TILE_BYTES_PER_PIXEL));
@@ -723,7 +729,9 @@ export class UpscaleEngine {
             const kept = res[name]!;
             if (name.startsWith(skipPrefix)) this.checkSkip(ctx, t, name, kept);
             if (isCached(name))
-              await cache.put(`${t.row}:${t.col}:${name}`, featureData(kept), kept.dims as number[]);
+              await cache.put(`${t.row}:${t.col}:${name}`, featureData(kept), kept.dims as number[], {
+                exact: name.startsWith(skipPrefix),
+              });
           }
           for (const [name, last] of lastUse)
             if (last === k && isCached(name)) await cache.delete(`${t.row}:${t.col}:${name}`);
@@ -757,7 +765,7 @@ export class UpscaleEngine {
       if ((lastUse.get(featInput(blk.index)) ?? -1) <= blk.index) continue;
       const lv = ctx.model.info.levels[blk.index]!;
       for (const t of ctx.grid.tiles)
-        bytes += blk.channels * levelSide(t.h, P, lv) * levelSide(t.w, P, lv) * (quantise ? 1 : 4);
+        bytes += blk.channels * levelSide(t.h, P, lv) * levelSide(t.w, P, lv) * (quantise ? 1 : FEATURE_BYTES);
     }
     return bytes;
   }

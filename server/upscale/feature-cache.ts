@@ -1,10 +1,11 @@
 // Per-tile feature maps kept between SE sync passes (cache_mode 0 and 1).
 // Entries live in memory up to a budget; beyond it they go to a temporary file,
 // so peak RSS stays bounded for large images while every convolution still runs
-// once. cache_mode 1 stores each tensor as uint8 with its own min/max (about 4x
-// smaller, slightly lossy), as Real-CUGAN's cache_mode 1 does. float16 maps
-// (the 4x model's skip branches, which its graph returns as float16) are kept
-// as they are, never quantised.
+// once. Maps are float32, or float16 as the stages pass on their SE features
+// and skip branches. cache_mode 1 stores each tensor as uint8 with its own
+// min/max (half or a quarter of the bytes, slightly lossy), as Real-CUGAN's
+// cache_mode 1 does, and gives it back in the type it was put in; an entry put
+// as `exact` (the skip branches) is kept as it is.
 //
 // Fresh memory is dear: on a virtual machine every new 4 KiB page costs a
 // fault (measured about 8 us here), so a 2 MP job that read its spilled
@@ -16,6 +17,7 @@
 // killed process is found and removed at the next start. An engine lends each
 // job's cache its own file (spill-file.ts), whose pages stay from job to job.
 
+import { halfBits, halfValues } from './half-float.js';
 import { SpillFile } from './spill-file.js';
 
 /** read-back buffers kept for reuse; small beside a large job's 1 GiB bound */
@@ -24,8 +26,8 @@ const READ_POOL_BYTES = 64 * 1024 * 1024;
 /** a cached map: float32, or float16 bits as the graph returns them */
 export type FeatureData = Float32Array | Uint16Array;
 
-/** how an entry's bytes are stored */
-type Storage = 'f32' | 'f16' | 'u8';
+/** how an entry's bytes are stored: as put, or uint8 codes of a float32 or float16 map */
+type Storage = 'f32' | 'f16' | 'u8' | 'u8-f16';
 
 interface MemEntry {
   kind: 'mem';
@@ -86,25 +88,29 @@ export class FeatureCache {
     return this.fileEnd;
   }
 
-  async put(key: string, data: FeatureData, dims: number[]): Promise<void> {
+  /** `exact`: never quantised, even in a quantising cache */
+  async put(key: string, data: FeatureData, dims: number[], opts: { exact?: boolean } = {}): Promise<void> {
     await this.delete(key);
     let min = 0;
     let max = 0;
     let stored: FeatureData | Uint8Array = data;
     let storage: Storage = data instanceof Uint16Array ? 'f16' : 'f32';
-    if (this.quantise && data instanceof Float32Array) {
+    if (this.quantise && !opts.exact) {
+      // float16 bits are read through the table of their values
+      const values = data instanceof Uint16Array ? halfValues() : undefined;
+      const at = (i: number): number => (values ? values[data[i]!]! : data[i]!);
       min = Infinity;
       max = -Infinity;
       for (let i = 0; i < data.length; i++) {
-        const v = data[i]!;
+        const v = at(i);
         if (v < min) min = v;
         if (v > max) max = v;
       }
       const q = new Uint8Array(data.length);
       const k = max > min ? 255 / (max - min) : 0;
-      for (let i = 0; i < data.length; i++) q[i] = Math.round((data[i]! - min) * k);
+      for (let i = 0; i < data.length; i++) q[i] = Math.round((at(i) - min) * k);
       stored = q;
-      storage = 'u8';
+      storage = values ? 'u8-f16' : 'u8';
     }
     if (this.memBytes + stored.byteLength <= this.budgetBytes) {
       this.entries.set(key, { storage, dims, min, max, where: { kind: 'mem', data: stored } });
@@ -187,16 +193,24 @@ export class FeatureCache {
       const buf = this.readBuffer(e.where.bytes);
       await (await this.spill.handle()).read(buf, 0, buf.length, e.where.offset);
       raw =
-        e.storage === 'u8'
-          ? buf
-          : e.storage === 'f16'
-            ? new Uint16Array(buf.buffer)
-            : new Float32Array(buf.buffer);
+        e.storage === 'f16'
+          ? new Uint16Array(buf.buffer)
+          : e.storage === 'f32'
+            ? new Float32Array(buf.buffer)
+            : buf;
     }
     if (!(raw instanceof Uint8Array)) return { data: raw, dims: e.dims };
-    const out = new Float32Array(raw.length);
     const k = (e.max - e.min) / 255;
-    for (let i = 0; i < raw.length; i++) out[i] = e.min + raw[i]! * k;
+    let out: FeatureData;
+    if (e.storage === 'u8-f16') {
+      // 256 codes: each one's float16 once, then a lookup per value
+      const codes = Uint16Array.from({ length: 256 }, (_, q) => halfBits(e.min + q * k));
+      out = new Uint16Array(raw.length);
+      for (let i = 0; i < raw.length; i++) out[i] = codes[raw[i]!]!;
+    } else {
+      out = new Float32Array(raw.length);
+      for (let i = 0; i < raw.length; i++) out[i] = e.min + raw[i]! * k;
+    }
     this.recycle(raw.buffer as ArrayBuffer);
     return { data: out, dims: e.dims };
   }

@@ -1,6 +1,8 @@
 // Reader for ncnn's weight file (.bin). Each weight blob starts with a 4-byte
 // tag saying how it is stored; biases and other "raw" blobs have no tag.
 
+import { getFloat16 } from '@petamoriken/float16';
+
 const TAG_FP16 = 0x01306b47;
 const TAG_INT8 = 0x000d4b38;
 const TAG_FP32_SCALED = 0x0002c056;
@@ -10,15 +12,6 @@ export class NcnnBinError extends Error {
     super(message);
     this.name = 'NcnnBinError';
   }
-}
-
-export function halfToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }
 
 const align4 = (n: number): number => (n + 3) & ~3;
@@ -63,7 +56,7 @@ export class NcnnBinReader {
     const out = new Float32Array(count);
     if (tag === TAG_FP16) {
       this.need(align4(count * 2), 'fp16 weights');
-      for (let i = 0; i < count; i++) out[i] = halfToFloat(this.view.getUint16(this.offset + i * 2, true));
+      for (let i = 0; i < count; i++) out[i] = getFloat16(this.view, this.offset + i * 2, true);
       this.offset += align4(count * 2);
       return out;
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { FeatureCache } from '../../../server/upscale/feature-cache.js';
+import { halfBits, halfValues } from '../../../server/upscale/half-float.js';
 
 /** a cache that closes (and deletes its file) whatever the test does */
 async function withCache(
@@ -107,11 +108,11 @@ describe('feature cache spilled to its temporary file', () => {
     });
   });
 
-  it('keeps float16 maps bit for bit, in memory and in the file, even when quantising', async () => {
+  it('keeps float16 maps put as exact bit for bit, in memory and in the file, even when quantising', async () => {
     const half = Uint16Array.from({ length: 300 }, (_, i) => (i * 211) & 0xffff);
     for (const budget of [1 << 20, 0]) {
       await withCache(budget, true, async (cache) => {
-        await cache.put('skip', half, [1, 3, 10, 10]);
+        await cache.put('skip', half, [1, 3, 10, 10], { exact: true });
         await cache.put('feat', ramp(300, 1), [1, 3, 10, 10]);
         const back = await cache.get('skip');
         expect(back.data).toBeInstanceOf(Uint16Array);
@@ -120,6 +121,31 @@ describe('feature cache spilled to its temporary file', () => {
         // the float32 map beside it is still quantised
         expect((await cache.get('feat')).data).toBeInstanceOf(Float32Array);
         expect(cache.spilledBytes).toBe(budget ? 0 : 300 * 2 + 300);
+      });
+    }
+  });
+
+  it('quantises float16 maps (cache_mode 1) within one step of their range and gives them back as float16', async () => {
+    // the features the stages pass on: float16 bits of values from -3 to 2.1
+    const values = ramp(256, -3).map((v) => v / 50);
+    const half = Uint16Array.from(values, (v) => halfBits(v));
+    const exact = Float32Array.from(half, (bits) => halfValues()[bits]!);
+    const step = (exact[255]! - exact[0]!) / 255;
+    for (const budget of [1 << 20, 0]) {
+      await withCache(budget, true, async (cache) => {
+        await cache.put('feat', half, [256]);
+        const back = (await cache.get('feat')).data;
+        expect(back).toBeInstanceOf(Uint16Array);
+        // one byte per value, in memory or in the file
+        expect(cache.spilledBytes).toBe(budget ? 0 : 256);
+        for (let i = 0; i < half.length; i++) {
+          const got = halfValues()[back[i]!]!;
+          // half a step of the uint8 codes, then the float16 rounding of the code's value
+          expect(Math.abs(got - exact[i]!)).toBeLessThanOrEqual(step / 2 + Math.abs(got) / 2048 + 1e-7);
+        }
+        // the ends of the range come back as they went in
+        expect(back[0]).toBe(half[0]);
+        expect(back[255]).toBe(half[255]);
       });
     }
   });
