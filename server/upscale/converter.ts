@@ -25,7 +25,7 @@ import { encodeModel } from './onnx-proto.js';
 import type { SeLevel } from '../../shared/upscale/se-level.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 15;
+export const CONVERTER_VERSION = 16;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -40,6 +40,8 @@ export const skipPrefix = 'skip_';
 const skipName = (blob: string): string => `${skipPrefix}${blob}`;
 /** suffix of the variants that output / take the cached skip branches */
 export const withSkips = '+skips';
+/** suffix of the stages that pass their SE features on as float16 (the server's; see variantSpecs) */
+export const halfFeatures = '+f16';
 
 /**
  * Variants per model (k = SE block index, n = number of SE blocks):
@@ -49,14 +51,16 @@ export const withSkips = '+skips';
  *               SE k over the tile's own part (recompute passes)
  * - `stage-k`:  cached features 0..k-1 + means 0..k-1 (+image where a skip needs it)
  *               -> features entering SE k and their owned sum, or the output when k = n
- *               (cached passes); the features cross between stages as float16 (cast
- *               in the graph; the owned sum is taken before the cast, so the means
- *               stay exact): half the bytes to cache, which in a 2 MP 2x job brought
- *               its spill from 2.2 to 1.1 GB and the job from 19.4-19.9 s to
- *               14.3-15.6 s (AMD EPYC, AVX-512, 2 cores);
+ *               (cached passes; float32 throughout, the form a device's runtime runs
+ *               everywhere: WebGPU without shader-f16 cannot cast to float16);
  *               a stage also outputs the image-like blobs `kept_*` the final stage takes
  *               instead of recomputing them (see keptBlobs)
- * - `stage-k+skips`: as stage-k, and also the wide skip branches `skip_*` (float16)
+ * - `stage-k+f16`: as stage-k with the features as float16 (cast in the graph; the
+ *               owned sum is taken before the cast, so the means stay exact), what the
+ *               server runs: half the bytes to cache, which in a 2 MP 2x job brought its
+ *               spill from 2.2 to 1.1 GB and the job from 19.4-19.9 s to 14.3-15.6 s
+ *               (AMD EPYC, AVX-512, 2 cores)
+ * - `stage-k+f16+skips`: as stage-k+f16, and also the wide skip branches `skip_*` (float16)
  *               later stages would recompute (see skipBlobs) as outputs, and
  *               those earlier stages computed as inputs; only for the stages
  *               that compute or take some
@@ -246,10 +250,10 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
     se
       .slice(0, k)
       .map((b) => ({ blob: b.mean, name: meanInput(b.index), channels: b.channels, vector: true }));
-  const feats = (k: number): BlobInput[] =>
+  const feats = (k: number, half: boolean): BlobInput[] =>
     se
       .slice(0, k)
-      .map((b) => ({ blob: b.poolInput, name: featInput(b.index), channels: b.channels, vector: false, half: true }));
+      .map((b) => ({ blob: b.poolInput, name: featInput(b.index), channels: b.channels, vector: false, half }));
   const specs: VariantSpec[] = [
     { name: 'full', outputs: [{ blob: outBlob, name: OUTPUT_NAME }], alpha: true },
     {
@@ -285,17 +289,19 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
   for (const b of se) {
     const ownedSum = { blob: b.poolInput, name: sumOutput };
     specs.push({ name: `probe-${b.index}`, outputs: [], overrides: means(b.index), ownedSum });
-    const stage: VariantSpec = {
-      name: `stage-${b.index}`,
-      outputs: [
-        { blob: b.poolInput, name: featOutput, half: true },
-        ...kept.filter((k) => k.stage === b.index).map((k) => ({ blob: k.blob, name: keptName(k.blob) })),
-      ],
-      overrides: [...feats(b.index), ...means(b.index)],
-      ownedSum,
-    };
-    specs.push(stage);
-    withSkipsOf(stage, b.index);
+    for (const half of [false, true]) {
+      const stage: VariantSpec = {
+        name: `stage-${b.index}${half ? halfFeatures : ''}`,
+        outputs: [
+          { blob: b.poolInput, name: featOutput, half },
+          ...kept.filter((k) => k.stage === b.index).map((k) => ({ blob: k.blob, name: keptName(k.blob) })),
+        ],
+        overrides: [...feats(b.index, half), ...means(b.index)],
+        ownedSum,
+      };
+      specs.push(stage);
+      if (half) withSkipsOf(stage, b.index);
+    }
   }
   const keptInputs = kept.map((k) => ({
     blob: k.blob,
@@ -303,14 +309,16 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
     channels: k.channels,
     vector: false,
   }));
-  const final: VariantSpec = {
-    name: `stage-${se.length}`,
-    outputs: [{ blob: outBlob, name: OUTPUT_NAME }],
-    overrides: [...keptInputs, ...feats(se.length), ...means(se.length)],
-    alpha: true,
-  };
-  specs.push(final);
-  withSkipsOf(final, se.length);
+  for (const half of [false, true]) {
+    const final: VariantSpec = {
+      name: `stage-${se.length}${half ? halfFeatures : ''}`,
+      outputs: [{ blob: outBlob, name: OUTPUT_NAME }],
+      overrides: [...keptInputs, ...feats(se.length, half), ...means(se.length)],
+      alpha: true,
+    };
+    specs.push(final);
+    if (half) withSkipsOf(final, se.length);
+  }
   return specs;
 }
 

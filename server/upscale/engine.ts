@@ -46,6 +46,7 @@ import {
   meanInput,
   skipPrefix,
   sumOutput,
+  halfFeatures,
   withSkips,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
@@ -673,7 +674,7 @@ export class UpscaleEngine {
     // branches, read by the final stage, live until the job ends).
     const lastUse = new Map<string, number>();
     for (let k = 0; k <= n; k++)
-      for (const name of ctx.model.info.inputs[`stage-${k}`] ?? []) lastUse.set(name, k);
+      for (const name of ctx.model.info.inputs[halfStage(k)] ?? []) lastUse.set(name, k);
     const small = this.cachedFeatureBytes(ctx, lastUse, quantise) <= this.smallJobFeatures;
     const cache = new FeatureCache(
       small ? this.smallJobCache : this.cacheBudget,
@@ -687,9 +688,9 @@ export class UpscaleEngine {
     const withSkip =
       this.cacheSkips &&
       (small || this.skipBytes(ctx) <= this.skipCacheBytes) &&
-      Array.from({ length: n + 1 }, (_, k) => variants[`stage-${k}${withSkips}`]).some(Boolean);
+      Array.from({ length: n + 1 }, (_, k) => variants[`${halfStage(k)}${withSkips}`]).some(Boolean);
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
-      withSkip && variants[`stage-${k}${withSkips}`] ? `stage-${k}${withSkips}` : `stage-${k}`,
+      withSkip && variants[`${halfStage(k)}${withSkips}`] ? `${halfStage(k)}${withSkips}` : halfStage(k),
     );
     for (let k = 0; k <= n; k++)
       for (const name of ctx.model.info.inputs[stageVariant[k]!] ?? []) lastUse.set(name, k);
@@ -804,6 +805,9 @@ interface JobContext {
   done: number;
   checkAbort: () => void;
 }
+
+/** Stage k's graph as the engine runs it: passing the SE features on as float16 (see converter.ts). */
+const halfStage = (k: number): string => `stage-${k}${halfFeatures}`;
 
 /** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
 function releaseCached(feeds: Record<string, ort.Tensor>, cache: FeatureCache): void {

@@ -1,6 +1,8 @@
 // The converted Real-CUGAN graphs, for upscaling on the designer's device (the PWA's
 // src/workers/upscale-local.worker.ts runs them with onnxruntime-web). The device uses the very
-// graphs the server runs, so its output matches the server's; the manifest says how to tile them.
+// conversion the server runs, so its output matches the server's (its stages keep the SE features
+// float32, where the server's `+f16` stages pass them on as float16: both within 1/255 of the
+// untiled result); the manifest says how to tile them.
 //   GET /models/:name/graphs/manifest.json  geometry, SE levels, variants, their inputs and sizes
 //   GET /models/:name/graphs/:hash/:file    one graph; the hash names the conversion, so it is
 //                                           immutable and cached for a year (and offline by the

@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { convertModel, skipPrefix, variantSpecs, withSkips } from '../../../server/upscale/converter.js';
+import { convertModel, halfFeatures, skipPrefix, variantSpecs, withSkips } from '../../../server/upscale/converter.js';
 import { buildOnnxGraph, loadNcnnWeights } from '../../../server/upscale/graph-builder.js';
 import { weightsDir } from '../../../server/upscale/model-store.js';
 import { findSeBlocks } from '../../../server/upscale/ncnn-analysis.js';
@@ -268,7 +268,7 @@ describe('skip branches of the Real-CUGAN graphs', () => {
       const seen = new Map<string, number>();
       let recomputedWithout = 0;
       for (let k = 0; k <= se.length; k++) {
-        for (const conv of runs(`stage-${k}`)) {
+        for (const conv of runs(`stage-${k}${halfFeatures}`)) {
           expect(seen.has(conv), `${prefix} stage-${k} reruns ${conv}`).toBe(false);
           seen.set(conv, k);
         }
@@ -288,6 +288,16 @@ describe('skip branches of the Real-CUGAN graphs', () => {
             Number(/stage-(\d+)/.exec(s.name)![1]),
           );
         }
+      // the server's stages pass the features on as float16; the device's, float32 throughout
+      for (let k = 0; k <= se.length; k++) {
+        const casts = (name: string): number =>
+          buildOnnxGraph(graph, weights, specs.find((s) => s.name === name)!).nodes.filter(
+            (n) => n.opType === 'Cast',
+          ).length;
+        expect(casts(`stage-${k}`), `${prefix} stage-${k}`).toBe(0);
+        expect(casts(`stage-${k}${halfFeatures}`), `${prefix} stage-${k}${halfFeatures}`).toBeGreaterThan(0);
+        expect(runs(`stage-${k}`).sort()).toEqual(plain(`stage-${k}${halfFeatures}`).sort());
+      }
     }
   });
 });

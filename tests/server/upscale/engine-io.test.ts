@@ -153,7 +153,7 @@ describe('UpscaleEngine I/O', () => {
       for (const run of runs) byGraph.set(run.variant, (byGraph.get(run.variant) ?? 0) + 1);
       expect(byGraph.size).toBe(5);
       for (const [variant, count] of byGraph) {
-        expect(variant).toMatch(/^stage-[0-4](\+skips)?$/);
+        expect(variant).toMatch(/^stage-[0-4]\+f16(\+skips)?$/);
         expect(count).toBe(tiled.tiles);
       }
       for (const run of runs) {
