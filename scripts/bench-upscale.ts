@@ -94,7 +94,7 @@ async function worker(job: WorkerJob): Promise<void> {
     info =
       r.strategy === 'single'
         ? 'untiled'
-        : `${r.tiles} tiles, ${r.strategy}${r.skipCachedTiles ? `, skips cached in ${r.skipCachedTiles}` : ''}`;
+        : `${r.tiles} tiles, ${r.strategy}${r.skipCachedTiles ? `, skips cached in ${r.skipCachedTiles}` : ''}${r.float32Features ? ', float32 features' : ''}`;
   }
   await writeFile(job.out, last!);
   await engine.close();

@@ -42,15 +42,16 @@ import {
   convertModel,
   featInput,
   featOutput,
+  halfFeatures,
   keptPrefix,
   meanInput,
   skipPrefix,
   sumOutput,
-  halfFeatures,
   withSkips,
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
+import { outOfHalfRange } from './half-float.js';
 import { SpillFile } from './spill-file.js';
 import { featureData, featureTensor } from './feature-data.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
@@ -94,6 +95,11 @@ export interface UpscaleResult {
   strategy: 'single' | 'cached' | 'recompute' | 'sampled';
   /** tiles whose final-stage skip branches were cached rather than recomputed */
   skipCachedTiles: number;
+  /**
+   * a cached job whose maps passed float16's range ran again with its features
+   * as float32 (see HalfRangeExceeded)
+   */
+  float32Features: boolean;
 }
 
 export interface UpscaleEngineOptions {
@@ -420,6 +426,7 @@ export class UpscaleEngine {
     };
     let strategy: UpscaleResult['strategy'];
     let skipCachedTiles = 0;
+    let float32Features = false;
     if (grid.tiles.length === 1) {
       strategy = 'single';
       ctx.units = 1;
@@ -432,7 +439,13 @@ export class UpscaleEngine {
       await this.sampled(ctx);
     } else {
       strategy = 'cached';
-      skipCachedTiles = await this.cached(ctx, p.cacheMode !== 0);
+      try {
+        skipCachedTiles = await this.cached(ctx, p.cacheMode !== 0, true);
+      } catch (e) {
+        if (!(e instanceof HalfRangeExceeded)) throw e;
+        float32Features = true;
+        skipCachedTiles = await this.cached(ctx, p.cacheMode !== 0, false);
+      }
     }
     opts.onProgress?.(1);
     const alphaOut = img.alpha ? await upscaleAlpha(img.alpha, img.width, img.height, scale) : undefined;
@@ -448,6 +461,7 @@ export class UpscaleEngine {
       tiles: grid.tiles.length,
       strategy,
       skipCachedTiles,
+      float32Features,
     };
   }
 
@@ -664,17 +678,21 @@ export class UpscaleEngine {
   /**
    * Exact means with each convolution run once: stage k consumes the features
    * cached at earlier sync points. Returns the number of tiles whose skip
-   * branches were cached.
+   * branches were cached. `half`: the stages pass the features on as float16
+   * (and may cache the skip branches); throws HalfRangeExceeded when a map to
+   * cache is past float16's range, before the final stage writes any output.
    */
-  private async cached(ctx: JobContext, quantise: boolean): Promise<number> {
+  private async cached(ctx: JobContext, quantise: boolean, half: boolean): Promise<number> {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
-    ctx.units = tiles.length * (n + 1);
+    // a second run (after HalfRangeExceeded) goes on from the first one's progress
+    ctx.units = ctx.done + tiles.length * (n + 1);
+    const stageName = (k: number): string => (half ? halfStage(k) : `stage-${k}`);
     // A cached map is dropped after the last stage that reads it (skip
     // branches, read by the final stage, live until the job ends).
     const lastUse = new Map<string, number>();
     for (let k = 0; k <= n; k++)
-      for (const name of ctx.model.info.inputs[halfStage(k)] ?? []) lastUse.set(name, k);
+      for (const name of ctx.model.info.inputs[stageName(k)] ?? []) lastUse.set(name, k);
     const small = this.cachedFeatureBytes(ctx, lastUse, quantise) <= this.smallJobFeatures;
     const cache = new FeatureCache(
       small ? this.smallJobCache : this.cacheBudget,
@@ -686,12 +704,20 @@ export class UpscaleEngine {
     // stage that would recompute them takes them (the `+skips` variants), or none does.
     const variants = ctx.model.info.variants;
     const withSkip =
+      half &&
       this.cacheSkips &&
       (small || this.skipBytes(ctx) <= this.skipCacheBytes) &&
       Array.from({ length: n + 1 }, (_, k) => variants[`${halfStage(k)}${withSkips}`]).some(Boolean);
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
-      withSkip && variants[`${halfStage(k)}${withSkips}`] ? `${halfStage(k)}${withSkips}` : halfStage(k),
+      withSkip && variants[`${stageName(k)}${withSkips}`] ? `${stageName(k)}${withSkips}` : stageName(k),
     );
+    const put = async (t: Tile, name: string, tensor: ort.Tensor): Promise<void> => {
+      const data = featureData(tensor);
+      if (data instanceof Uint16Array && outOfHalfRange(data)) throw new HalfRangeExceeded(name);
+      await cache.put(`${t.row}:${t.col}:${name}`, data, tensor.dims as number[], {
+        exact: name.startsWith(skipPrefix),
+      });
+    };
     for (let k = 0; k <= n; k++)
       for (const name of ctx.model.info.inputs[stageVariant[k]!] ?? []) lastUse.set(name, k);
     // Each stage runs on a session of its own, released after the stage, so
@@ -724,15 +750,11 @@ export class UpscaleEngine {
           this.addSums(k, res, acc);
           area += owned.area;
           const key = featInput(k);
-          if ((lastUse.get(key) ?? -1) > k)
-            await cache.put(`${t.row}:${t.col}:${key}`, featureData(feat), feat.dims as number[]);
+          if ((lastUse.get(key) ?? -1) > k) await put(t, key, feat);
           for (const name of session.outputNames) {
             const kept = res[name]!;
             if (name.startsWith(skipPrefix)) this.checkSkip(ctx, t, name, kept);
-            if (isCached(name))
-              await cache.put(`${t.row}:${t.col}:${name}`, featureData(kept), kept.dims as number[], {
-                exact: name.startsWith(skipPrefix),
-              });
+            if (isCached(name)) await put(t, name, kept);
           }
           for (const [name, last] of lastUse)
             if (last === k && isCached(name)) await cache.delete(`${t.row}:${t.col}:${name}`);
@@ -806,8 +828,24 @@ interface JobContext {
   checkAbort: () => void;
 }
 
-/** Stage k's graph as the engine runs it: passing the SE features on as float16 (see converter.ts). */
+/** Stage k's graph passing the SE features on as float16 (see converter.ts), what the engine runs first. */
 const halfStage = (k: number): string => `stage-${k}${halfFeatures}`;
+
+/**
+ * A map a stage passes on is past float16's range (65504). Real-CUGAN's features stay in the
+ * hundreds on photos and fabrics, but some models' deeper ones grow on one-pixel patterns: the 4x
+ * no-denoise model's reached 52,864 and then infinity on a black and white checkerboard. The job
+ * then runs again on the float32 stages, which the device also runs; the check reads every cached
+ * map once (0.3 ns a value when the function alone was timed: about 0.2 s for the 1.1 GB a 2 MP
+ * 2x job caches, of its 15 s). Without it the checkerboard came out with 49,152 of its values
+ * wrong, by up to 255.
+ */
+class HalfRangeExceeded extends Error {
+  constructor(map: string) {
+    super(`${map} is past float16's range`);
+    this.name = 'HalfRangeExceeded';
+  }
+}
 
 /** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
 function releaseCached(feeds: Record<string, ort.Tensor>, cache: FeatureCache): void {

@@ -126,7 +126,7 @@ describe('feature cache spilled to its temporary file', () => {
   });
 
   it('quantises float16 maps (cache_mode 1) within one step of their range and gives them back as float16', async () => {
-    // the features the stages pass on: float16 bits of values from -3 to 2.1
+    // the features the stages pass on: float16 bits of values from -0.06 to 0.67
     const values = ramp(256, -3).map((v) => v / 50);
     const half = Uint16Array.from(values, (v) => halfBits(v));
     const exact = Float32Array.from(half, (bits) => halfValues()[bits]!);

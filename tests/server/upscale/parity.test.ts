@@ -3,6 +3,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { UpscaleEngine } from '../../../server/upscale/engine.js';
@@ -143,6 +144,30 @@ describe('tiling', () => {
     } finally {
       await Promise.all(engines.map((e) => e.close()));
     }
+  });
+
+  it('a map past the float16 range (a one-pixel checkerboard at 4x) sends the job to float32 features, still exact', async () => {
+    const side = 64;
+    const checker = await sharp(
+      Buffer.from(Array.from({ length: side * side * 3 }, (_, i) => ((Math.floor(i / 3) % side) + Math.floor(i / 3 / side)) % 2 * 255)),
+      { raw: { width: side, height: side, channels: 3 } },
+    )
+      .png()
+      .toBuffer();
+    const modelName = 'up4x-no-denoise';
+    const whole = (await rawRgb((await untiled.upscale(checker, { modelName })).data)).data;
+    for (const cacheMode of [0, 1]) {
+      const r = await tiled.upscale(checker, { modelName, cacheMode });
+      expect(r.strategy).toBe('cached');
+      expect(r.tiles).toBeGreaterThanOrEqual(9);
+      expect(r.float32Features).toBe(true);
+      const d = diff((await rawRgb(r.data)).data, whole);
+      if (cacheMode === 0) expect(d.max).toBeLessThanOrEqual(1);
+      else expect(d.mean).toBeLessThan(1);
+    }
+    // a textured picture stays on the float16 stages
+    const textured = await tiled.upscale(await texturedImage(64, 64, 5), { modelName });
+    expect(textured.float32Features).toBe(false);
   });
 
   it('alpha = 1 is bit-identical to the default; other values change the result', async () => {
