@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { childJob, runChild } from './bench-child.js';
 import { photoLike } from './bench-images.js';
+import { relaunchAsAvx2IfAsked } from './avx2-only.js';
 import { machineLine } from './machine-line.js';
 import { ThreadedEngine } from '../server/modules/upscale/threaded-engine.js';
 import { DEFAULT_MAX_INPUT_PIXELS } from '../server/upscale/engine.js';
@@ -152,4 +153,7 @@ async function main(): Promise<void> {
 
 const job = childJob<ChildJob>();
 if (job) await child(job);
-else await main();
+else {
+  await relaunchAsAvx2IfAsked();
+  await main();
+}

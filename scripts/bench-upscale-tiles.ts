@@ -16,6 +16,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { childJob, runChild } from './bench-child.js';
 import { photoLike } from './bench-images.js';
+import { relaunchAsAvx2IfAsked } from './avx2-only.js';
 import { machineLine } from './machine-line.js';
 import { UpscaleEngine } from '../server/upscale/engine.js';
 import { defaultModelsDir, ensureModels } from '../server/upscale/model-store.js';
@@ -178,4 +179,7 @@ async function main(): Promise<void> {
 
 const job = childJob<ChildJobSpec>();
 if (job) await child(job);
-else await main();
+else {
+  await relaunchAsAvx2IfAsked();
+  await main();
+}

@@ -30,6 +30,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { childJob, runChild } from './bench-child.js';
 import { fabricLike, photoLike } from './bench-images.js';
+import { relaunchAsAvx2IfAsked } from './avx2-only.js';
 import { machineLine } from './machine-line.js';
 
 import { UpscaleEngine } from '../server/upscale/engine.js';
@@ -462,4 +463,7 @@ async function main(): Promise<void> {
 
 const job = childJob<WorkerJob>();
 if (job) await worker(job);
-else await main();
+else {
+  await relaunchAsAvx2IfAsked();
+  await main();
+}

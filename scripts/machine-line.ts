@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
+import { runsAsAvx2 } from './avx2-only.js';
+
 /** The vector extensions that decide the convolution kernels' speed, from /proc/cpuinfo's flags. */
 function vectorExtensions(): string {
   let flags: Set<string>;
@@ -13,6 +15,8 @@ function vectorExtensions(): string {
     return 'vector extensions unknown';
   }
   const has = (flag: string): string => (flags.has(flag) ? 'yes' : 'no');
+  if (runsAsAvx2())
+    return `AVX2 ${has('avx2')}, FMA ${has('fma')}, AVX-512 ${has('avx512f')} but masked by --as-avx2: this run's processes see AVX2 and FMA only`;
   return `AVX2 ${has('avx2')}, FMA ${has('fma')}, AVX-512 ${has('avx512f')}, VNNI ${flags.has('avx512_vnni') || flags.has('avx_vnni') ? 'yes' : 'no'}`;
 }
 
