@@ -138,7 +138,12 @@ export interface UpscaleEngineOptions {
   memArena?: boolean;
   /**
    * whether onnxruntime's intra-op threads spin while they wait for work
-   * (session.intra_op.allow_spinning; on by default, onnxruntime's own default)
+   * (session.intra_op.allow_spinning, onnxruntime's own default). Off by default:
+   * a job's many short stage runs left a spinning thread burning CPU between and
+   * inside them for no time saved. 640x480 on 2 threads, sleeping against
+   * spinning: wall 0.99x at 2x and 1.01-1.03x at 4x, CPU user 0.85-0.92x, a batch
+   * of three 2x jobs as fast with 14 % less CPU (Intel Xeon with AVX-512, and
+   * with it masked to AVX2; `npm run bench:upscale-threads`).
    */
   spinning?: boolean;
   /** folder of the feature cache's temporary files (feature-cache-dir.ts's by default) */
@@ -290,7 +295,7 @@ export class UpscaleEngine {
     this.cacheSkips = opts.cacheSkips ?? true;
     this.skipCacheBytes = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE_BYTES;
     this.memArena = opts.memArena ?? true;
-    this.spinning = opts.spinning ?? true;
+    this.spinning = opts.spinning ?? false;
     this.featureCacheDir = opts.featureCacheDir;
     this.spill = new SpillFile(opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES, opts.featureCacheDir);
     this.onRun = opts.onRun;
