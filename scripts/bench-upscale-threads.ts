@@ -1,8 +1,8 @@
 // `npm run bench:upscale-threads [-- --rounds N]`: how the engine's threads are best spent on this
 // machine, with the machine's CPU line beside the figures.
 //   spinning  one job at a time on every core, onnxruntime's intra-op threads spinning while they
-//             wait for work (its default) or sleeping: wall time and CPU seconds in user mode per
-//             megapixel, a 640x480 photo at 2x and 4x;
+//             wait for work (onnxruntime's default) or sleeping (the engine's): wall time and CPU
+//             seconds in user mode per megapixel, a 640x480 photo at 2x and 4x;
 //   batch     three jobs at once (the PWA's window), as every core on one job at a time (spinning or
 //             not), or one core per job with as many jobs at once as there are cores: the batch's
 //             wall time and CPU seconds.
