@@ -17,6 +17,7 @@ import {
   type Candidate,
   type FairShareRules,
   type JobClass,
+  type SlotHolder,
 } from './fair-share.js';
 import type { JobContext, JobHandler } from './job-handler.js';
 import type { Transaction } from 'kysely';
@@ -291,6 +292,10 @@ export class JobRunner implements JobQueue {
           .as('due_rank'),
       )
       .where(isDue);
+    // The slots this tick may fill are those free when it reads the table: a slot freed while the
+    // read is under way is left to the tick that its job's end asks for, which reads again, so a
+    // user whose first job was queued meanwhile is seen (a stale read gave it to the backlog).
+    const runningAtRead: SlotHolder[] = [...this.active.values()];
     const due = await this.o.db
       .selectFrom(ranked.as('due'))
       .selectAll()
@@ -315,7 +320,7 @@ export class JobRunner implements JobQueue {
       if (!this.running) return;
       const next = pickNext(
         pool,
-        { running: [...this.active.values()], capacity: this.o.concurrency, lastServed: this.lastServed },
+        { running: runningAtRead, capacity: this.o.concurrency, lastServed: this.lastServed },
         this.rules,
       );
       if (!next) return;
@@ -324,6 +329,7 @@ export class JobRunner implements JobQueue {
       if (!claimed) continue;
       this.lastServed.set(next.user, ++this.served);
       this.launch(claimed, next.handler, next.lane);
+      runningAtRead.push({ user: next.user, lane: next.lane, jobClass: next.jobClass });
     }
   }
 

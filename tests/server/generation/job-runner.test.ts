@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { KyselyPlugin, QueryId } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
@@ -335,6 +336,29 @@ for (const db of databaseKinds) {
       await jobs.deleteFrom('jobs').where('kind', '=', 'turns').execute();
     });
 
+    it('leaves a slot freed while it reads the table to a fresh read, which sees a user queued meanwhile', async () => {
+      // The runner's read of the due jobs answers 300 ms late, as on a loaded database: a slot that
+      // frees during it must not go to the backlog that read saw, but to user 2, queued meanwhile.
+      const videos = gated();
+      const { h } = handler('late-turns', videos.behaviour, 'shared', 'batch');
+      const r = runner({
+        db: jobs.withPlugin(lateDueReads(300)),
+        concurrency: () => 2,
+        leaseMs: 5000,
+        fairShare: { interactiveReserve: 0 },
+      });
+      r.register(h);
+      for (let refId = 1; refId <= 20; refId++) await r.enqueue({ kind: 'late-turns', refId, userId: user(1) });
+      r.start();
+      await until(() => videos.started.length === 2);
+      await r.enqueue({ kind: 'late-turns', refId: 100, userId: user(2) });
+      videos.release(videos.started[0]!);
+      await until(() => videos.started.length === 3);
+      expect(videos.started[2]).toBe(100);
+      await r.stop();
+      await jobs.deleteFrom('jobs').where('kind', '=', 'late-turns').execute();
+    });
+
     it("refuses a user's waiting jobs past the cap, counted per class", async () => {
       const r = runner({ fairShare: { maxWaitingPerUser: 3, retryAfterSeconds: 12 } });
       r.register(handler('cap-batch', async () => {}, 'test', 'batch').h);
@@ -459,3 +483,18 @@ describe('backoff', () => {
     expect(retryDelayMs(1, 30_000, o, () => 0.5)).toBe(30_000);
   });
 });
+
+/** Delays the answer of the runner's read of the due jobs (the query ranking them per user). */
+function lateDueReads(ms: number): KyselyPlugin {
+  const late = new WeakSet<QueryId>();
+  return {
+    transformQuery: ({ node, queryId }) => {
+      if (JSON.stringify(node).includes('"due_rank"')) late.add(queryId);
+      return node;
+    },
+    transformResult: async ({ result, queryId }) => {
+      if (late.has(queryId)) await new Promise((resolve) => setTimeout(resolve, ms));
+      return result;
+    },
+  };
+}
