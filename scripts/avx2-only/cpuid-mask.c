@@ -5,6 +5,8 @@
 // the real instruction, clears the AVX-512 (and AVX-VNNI) bits and steps past it. The setting
 // passes to threads and forks, and execve resets it, so every new program preloads this again.
 // A program's own SIGSEGV handler (V8's WebAssembly bounds traps) still gets every other fault.
+// Only handlers set through sigaction() are kept behind ours: glibc's signal() calls its internal
+// sigaction, which a preloaded library cannot see, and would put the program's handler in our place.
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>

@@ -1,6 +1,7 @@
 // float16 values as their bits, for the float16 maps the stages pass on: the feature cache's uint8
-// quantisation of them (cache_mode 1) and the engine's check that they are in range. Conversions go through @petamoriken/float16 (Node 22 has no
-// DataView float16 methods); quantising reads millions of values, so decoding is a table.
+// quantisation of them (cache_mode 1) and the engine's check that they are in range. Conversions
+// go through @petamoriken/float16 (Node 22 has no DataView float16 methods); quantising reads
+// millions of values, so decoding is a table.
 import { getFloat16, setFloat16 } from '@petamoriken/float16';
 
 let table: Float32Array | undefined;
@@ -26,8 +27,9 @@ export function halfBits(value: number): number {
 
 /**
  * Whether any of these float16 values is past float16's range (infinite) or not a number: the
- * exponent bits all set. Read two values per 32-bit word (about 0.3 ns a value here), since it
- * runs over every map a job caches.
+ * exponent bits all set. Reads two values per 32-bit word, since it runs over every map a job
+ * caches: about 1.1 ns a value over 680 MB of maps (Intel Xeon, 2 cores); branch-free variants
+ * that OR a block of words together were no more than 13 % faster.
  */
 export function outOfHalfRange(bits: Uint16Array): boolean {
   const EXP = 0x7c00;
