@@ -20,12 +20,34 @@ function vectorExtensions(): string {
   return `AVX2 ${has('avx2')}, FMA ${has('fma')}, AVX-512 ${has('avx512f')}, VNNI ${flags.has('avx512_vnni') || flags.has('avx_vnni') ? 'yes' : 'no'}`;
 }
 
-/** "CPU: AMD EPYC …, 2 cores (AVX2 yes, FMA yes, AVX-512 no, VNNI no); load average 0.4 / 0.3 / 0.2" */
+/**
+ * "family 26, model 2" from /proc/cpuinfo's text: a virtual machine's model name is often only the
+ * vendor's line ("AMD EPYC" for Zen 3 and Zen 5 alike, family 25 and 26), and the two are far
+ * apart per core, so figures from machines that print the same name are told apart by these.
+ */
+export function cpuIdentity(cpuinfo: string): string | undefined {
+  const field = (name: string): string | undefined =>
+    new RegExp(`^${name}\\s*:\\s*(\\d+)\\s*$`, 'm').exec(cpuinfo)?.[1];
+  const family = field('cpu family');
+  const model = field('model');
+  return family && model ? `family ${family}, model ${model}` : undefined;
+}
+
+function readCpuIdentity(): string | undefined {
+  try {
+    return cpuIdentity(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** "CPU: AMD EPYC (family 25, model 1), 2 cores (AVX2 yes, FMA yes, AVX-512 no, VNNI no); load average 0.4 / 0.3 / 0.2" */
 export function machineLine(): string {
   const cpus = os.cpus();
+  const identity = readCpuIdentity();
   const load = os
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
-  return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores (${vectorExtensions()}); load average ${load} (1/5/15 min)`;
+  return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions()}); load average ${load} (1/5/15 min)`;
 }
