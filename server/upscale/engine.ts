@@ -201,7 +201,11 @@ const PREFERRED_TILE: Record<number, number> = { 2: 160, 3: 160, 4: 192 };
  * purpose: a 4 MP 4x job peaked at 1149 MB RSS with 256 MiB here and 862 MB
  * with 0 (the file's pages live in the OS page cache, not in this process,
  * and reading them back costs far less than the convolutions). Small jobs
- * still stay entirely in memory.
+ * still stay entirely in memory. What the budget's model leaves beside a large
+ * job's tiles is no spare RAM either: a 2 MP 2x job (565 MiB peak with this)
+ * given half of it, 290 MiB, peaked at 1157-1164 MiB RSS when a 320x240 job
+ * had run before it in the process (875-908 MiB with this), since memory an
+ * earlier job freed stays with the process (AMD EPYC family 26, 2 cores).
  */
 const DEFAULT_CACHE_BUDGET = 32 * 1024 * 1024;
 /**
@@ -233,7 +237,12 @@ const DEFAULT_SMALL_JOB_CACHE = 256 * 1024 * 1024;
  * skip branches) then ran in 14.9 s instead of 16.1 and 10 % less CPU, at
  * 705 MiB RSS. A 2 MP 2x job (1324 MiB of them) was not faster: the kernel's
  * writing back of the file took the CPU that the final stage saved (AMD EPYC,
- * AVX2, 2 cores; medians of 3 and 2 rounds).
+ * AVX2, 2 cores; medians of 3 and 2 rounds). Its fresh file pages are what
+ * cost: with the spill file kept at 2.5 GiB (its 1.8 GiB all kept pages) it
+ * ran 6 % faster than recomputing them (median of 5 pairs, 0.86-1.04; kernel
+ * time 0.9 s), but the first such job of a process 7 % slower (kernel time
+ * 3.1 s against 0.9), and that first job is what `npm run bench:upscale`
+ * times (1.13x the reference against 1.21x; AMD EPYC family 26, AVX-512, 2 cores).
  */
 const DEFAULT_SKIP_CACHE_BYTES = 512 * 1024 * 1024;
 /**
