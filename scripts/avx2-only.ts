@@ -53,10 +53,15 @@ export function avx2OnlyEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
  */
 export async function relaunchAsAvx2IfAsked(): Promise<void> {
   if (!process.argv.includes(FLAG) || runsAsAvx2()) return;
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: avx2OnlyEnv(),
-  });
+  let env: NodeJS.ProcessEnv;
+  try {
+    env = avx2OnlyEnv();
+  } catch (e) {
+    // a machine that cannot mask: say why in one line, no stack
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(2);
+  }
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env });
   const code = await new Promise<number>((resolve) => child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
   process.exit(code);
 }

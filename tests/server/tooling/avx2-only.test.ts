@@ -58,3 +58,18 @@ describe.skipIf(!flags.includes('cpuid_fault') || !hasGcc)('--as-avx2: processes
     expect(out.trim()).toBe('trap');
   });
 });
+
+describe.skipIf(flags.includes('cpuid_fault'))('--as-avx2 on a machine without cpuid faulting', () => {
+  it('stops at once with a one-line reason and exit code 2, and runs nothing', () => {
+    const module = new URL('../../../scripts/avx2-only.ts', import.meta.url).href;
+    const script = `await (await import(${JSON.stringify(module)})).relaunchAsAvx2IfAsked(); console.log('ran unmasked');`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, '--', '--as-avx2'], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(
+      '--as-avx2: this machine has no cpuid faulting (no cpuid_fault in /proc/cpuinfo); run on an AVX2 machine instead',
+    );
+  });
+});
