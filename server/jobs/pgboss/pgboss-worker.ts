@@ -137,7 +137,14 @@ export class PgBossWorker {
         this.o.leases.claim(name, (db) => this.o.boss.fetch<JobData>(name, { batchSize, includeMetadata: true, priority: true, db }));
       const jobs = open > 0 ? await take(open) : [];
       const reserved = Math.min(free - jobs.length, await this.interactiveWaiting(name, free - jobs.length));
-      if (reserved > 0) jobs.push(...(await take(reserved)));
+      if (reserved > 0) {
+        // Counted, then fetched: a job counted may have gone to another worker in between, and the
+        // fetch then brings batch work, which a reserved slot must not run. It goes straight back.
+        for (const job of await take(reserved)) {
+          if (job.data.cls === 'interactive') jobs.push(job);
+          else await this.replace(job, name, job.data, 'handed-back');
+        }
+      }
       if (!this.running) {
         // Stopped meanwhile: straight back to the queue.
         for (const job of jobs) await this.o.leases.asOwner(job.id, (db) => this.o.boss.fail(name, job.id, { outcome: 'handed-back' }, { db }));

@@ -2,10 +2,12 @@
 // and workers, each with its own pg-boss instance, pools and listener connection, on one schema.
 // PostgreSQL only.
 import { sql } from 'kysely';
+import type pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobHandler } from '../../../server/jobs/job-handler.js';
 import type { JobRow } from '../../../server/jobs/job-table.js';
 import { fairPriority } from '../../../server/jobs/pgboss/fair-priority.js';
+import { LANE_QUEUE_PREFIX } from '../../../server/jobs/pgboss/lane-jobs.js';
 import type { TeamEngineOptions } from '../../../server/jobs/pgboss/team-engine.js';
 import { ProviderError } from '../../../server/providers/capabilities.js';
 import { useTeamEngines } from '../../support/team-engines.js';
@@ -245,6 +247,40 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
     await until(async () => runs, (r) => r.some((x) => x.refId === 500));
     // Batch work took one slot of two; the videos still hold theirs.
     expect(runs.map((r) => `${r.kind}:${r.refId}`)).toEqual(['video:400', 'analysis:500']);
+  });
+
+  it('hands back batch work fetched for the interactive slot when the interactive job it counted went to another worker meanwhile', async () => {
+    const api = engine('api', false);
+    await api.start();
+    for (let i = 0; i < 4; i++) {
+      hold.set(600 + i, '*');
+      await api.enqueue({ kind: 'video', refId: 600 + i, userId: 1 });
+    }
+    const worker = engine('worker', true);
+    // Between the worker's count of interactive jobs waiting and its fetch, another worker (here the
+    // API replica's pg-boss) takes the analysis it counted.
+    let stolen: string | undefined;
+    const query = worker.pool.query.bind(worker.pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    (worker.pool as { query: unknown }).query = async (text: string, values?: unknown[]) => {
+      const r = await query(text, values);
+      if (!stolen && text.includes(`data->>'cls' = 'interactive'`) && Number(r.rows[0]?.n) > 0) {
+        const [job] = await api.boss.fetch(`${LANE_QUEUE_PREFIX}test`, { priority: true });
+        stolen = job?.id ?? 'none';
+      }
+      return r;
+    };
+    await worker.start();
+    await until(async () => runs, (r) => r.length === 1);
+    await api.enqueue({ kind: 'analysis', refId: 700, userId: 2 });
+    await until(async () => stolen, (s) => s !== undefined);
+    expect(stolen).not.toBe('none');
+    // Several polls later: still one batch job running, the reserved slot left free.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(runs.map((r) => `${r.kind}:${r.refId}`)).toEqual(['video:600']);
+    // The video fetched into that slot is waiting again, a job of the same attempt.
+    const rows = await jobRows('video:601');
+    expect(rows.map((r) => r.state)).toEqual(['completed', 'created']);
+    expect(rows[0]!.output).toMatchObject({ outcome: 'handed-back' });
   });
 
   it("refuses a user's work beyond the waiting cap with a 429, counted per class as the in-process runner does", async () => {
