@@ -5,15 +5,20 @@ import os from 'node:os';
 
 import { runsAsAvx2 } from './avx2-only.js';
 
-/** The vector extensions that decide the convolution kernels' speed, from /proc/cpuinfo's flags. */
-function vectorExtensions(): string {
-  let flags: Set<string>;
+/** /proc/cpuinfo's text, or undefined where there is none. */
+function readCpuinfo(): string | undefined {
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('flags'));
-    flags = new Set((line ?? '').split(':')[1]?.trim().split(/\s+/) ?? []);
+    return readFileSync('/proc/cpuinfo', 'utf8');
   } catch {
-    return 'vector extensions unknown';
+    return undefined;
   }
+}
+
+/** The vector extensions that decide the convolution kernels' speed, from /proc/cpuinfo's flags. */
+function vectorExtensions(cpuinfo: string | undefined): string {
+  if (cpuinfo === undefined) return 'vector extensions unknown';
+  const line = cpuinfo.split('\n').find((l) => l.startsWith('flags'));
+  const flags = new Set((line ?? '').split(':')[1]?.trim().split(/\s+/) ?? []);
   const has = (flag: string): string => (flags.has(flag) ? 'yes' : 'no');
   if (runsAsAvx2())
     return `AVX2 ${has('avx2')}, FMA ${has('fma')}, AVX-512 ${has('avx512f')} but masked by --as-avx2: this run's processes see AVX2 and FMA only`;
@@ -33,21 +38,14 @@ export function cpuIdentity(cpuinfo: string): string | undefined {
   return family && model ? `family ${family}, model ${model}` : undefined;
 }
 
-function readCpuIdentity(): string | undefined {
-  try {
-    return cpuIdentity(readFileSync('/proc/cpuinfo', 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 /** "CPU: AMD EPYC (family 25, model 1), 2 cores (AVX2 yes, FMA yes, AVX-512 no, VNNI no); load average 0.4 / 0.3 / 0.2" */
 export function machineLine(): string {
   const cpus = os.cpus();
-  const identity = readCpuIdentity();
+  const cpuinfo = readCpuinfo();
+  const identity = cpuinfo === undefined ? undefined : cpuIdentity(cpuinfo);
   const load = os
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
-  return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions()}); load average ${load} (1/5/15 min)`;
+  return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions(cpuinfo)}); load average ${load} (1/5/15 min)`;
 }

@@ -59,6 +59,16 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
   const team = useTeamEngines({ maxRunMs: 1500, expireGraceSeconds: 1 });
   const engine = (name: string, runsJobs: boolean, extra: Partial<TeamEngineOptions> = {}) => team.engine(handlers(name), runsJobs, extra);
   const jobRows = (key: string) => team.jobRows(key);
+  /** An API replica with user 1's backlog of four videos (refIds from `first`), each held once running. */
+  const apiWithHeldVideos = async (first: number) => {
+    const api = engine('api', false);
+    await api.start();
+    for (let i = 0; i < 4; i++) {
+      hold.set(first + i, '*');
+      await api.enqueue({ kind: 'video', refId: first + i, userId: 1 });
+    }
+    return api;
+  };
 
   beforeEach(() => {
     runs = [];
@@ -234,12 +244,7 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
   });
 
   it("keeps a slot of a lane of two for interactive work: another user's analysis starts while a backlog waits", async () => {
-    const api = engine('api', false);
-    await api.start();
-    for (let i = 0; i < 4; i++) {
-      hold.set(400 + i, '*');
-      await api.enqueue({ kind: 'video', refId: 400 + i, userId: 1 });
-    }
+    const api = await apiWithHeldVideos(400);
     const worker = engine('worker', true);
     await worker.start();
     await until(async () => runs, (r) => r.length === 1);
@@ -250,12 +255,7 @@ describe.skipIf(postgres.skip)('pg-boss job queue across processes', () => {
   });
 
   it('hands back batch work fetched for the interactive slot when the interactive job it counted went to another worker meanwhile', async () => {
-    const api = engine('api', false);
-    await api.start();
-    for (let i = 0; i < 4; i++) {
-      hold.set(600 + i, '*');
-      await api.enqueue({ kind: 'video', refId: 600 + i, userId: 1 });
-    }
+    const api = await apiWithHeldVideos(600);
     const worker = engine('worker', true);
     // Between the worker's count of interactive jobs waiting and its fetch, another worker (here the
     // API replica's pg-boss) takes the analysis it counted.
