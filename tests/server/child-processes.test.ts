@@ -38,6 +38,23 @@ afterEach(() => {
   }
 });
 
+/**
+ * Waits until the child's pid runs `program` itself: setpriv sets the parent-death signal and then
+ * execs the program in place, so before that a parent killed at once leaves nothing to signal it
+ * (on a loaded machine setpriv can take a while to get there after the spawn).
+ */
+async function untilExeced(pid: number, program: string): Promise<void> {
+  const comm = () => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  };
+  for (let i = 0; i < 200 && comm() !== program; i += 1) await sleep(50);
+  expect(comm()).toBe(program);
+}
+
 /** Starts a node process that starts `command` through the helper, and answers both pids. */
 async function parentWithChild(command: string, args: string[]): Promise<{ parent: number; child: number; exited: Promise<unknown> }> {
   const helper = path.resolve('server/child-processes.ts');
@@ -77,11 +94,7 @@ describe('programs the server starts', () => {
       '-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'color=size=16x16:rate=5', '-f', 'null', '-',
     ]);
     expect(dead(child)).toBe(false);
-    // The pid becomes ffmpeg's own once setpriv has set the signal and exec'd it in place (on a
-    // loaded machine that can take a moment after the spawn).
-    const comm = () => readFileSync(`/proc/${child}/comm`, 'utf8').trim();
-    for (let i = 0; i < 100 && comm() !== 'ffmpeg'; i += 1) await sleep(50);
-    expect(comm()).toBe('ffmpeg');
+    await untilExeced(child, 'ffmpeg');
     process.kill(parent, 'SIGKILL');
     await exited;
     for (let i = 0; i < 100 && !dead(child); i += 1) await sleep(50);
@@ -91,10 +104,11 @@ describe('programs the server starts', () => {
   it.skipIf(!linux)('die with the server for any program (sleep)', async () => {
     const { parent, child, exited } = await parentWithChild('sleep', ['300']);
     expect(dead(child)).toBe(false);
+    await untilExeced(child, 'sleep');
     process.kill(parent, 'SIGKILL');
     await exited;
     for (let i = 0; i < 100 && !dead(child); i += 1) await sleep(50);
-    expect(dead(child)).toBe(true);
+    expect(dead(child), `sleep ${child} still ${procState(child)} after its parent was killed`).toBe(true);
   });
 
   it('fail to start the usual way when the program is missing, and pass output and exit codes through', async () => {
