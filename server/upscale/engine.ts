@@ -151,6 +151,11 @@ export interface UpscaleEngineOptions {
   /** bytes of the feature cache's temporary file the engine keeps from one job to the next (see spill-file.ts) */
   keptSpillBytes?: number;
   /**
+   * the temporary file bypasses the page cache where the file system allows it (direct I/O, see
+   * spill-file.ts); on by default
+   */
+  directSpill?: boolean;
+  /**
    * called after every graph run with what it cost, for benchmarks: CPU time and page faults are
    * the whole process's (resourceUsage), so they are the run's own only where nothing else runs
    */
@@ -306,7 +311,11 @@ export class UpscaleEngine {
     this.memArena = opts.memArena ?? true;
     this.spinning = opts.spinning ?? false;
     this.featureCacheDir = opts.featureCacheDir;
-    this.spill = new SpillFile(opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES, opts.featureCacheDir);
+    this.spill = new SpillFile(
+      opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES,
+      opts.featureCacheDir,
+      opts.directSpill ?? true,
+    );
     this.onRun = opts.onRun;
   }
 
@@ -615,8 +624,8 @@ export class UpscaleEngine {
     const { scale } = ctx.model.info.geometry;
     // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
     const residual = scale === 4 ? { rgb: ctx.img.rgb, width: ctx.img.width, scale } : undefined;
-    for (const t of tiles) {
-      const session = own ?? (await this.session(ctx.model, variant));
+    const session = own ?? (await this.session(ctx.model, variant));
+    const feedsOf = async (t: Tile): Promise<Record<string, ort.Tensor>> => {
       const feeds: Record<string, ort.Tensor> = {};
       for (const name of session.inputNames) {
         if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
@@ -629,6 +638,14 @@ export class UpscaleEngine {
       for (const name of session.inputNames) {
         if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
       }
+      return feeds;
+    };
+    let next = readAhead(feedsOf(tiles[0]!));
+    for (let i = 0; i < tiles.length; i++) {
+      const t = tiles[i]!;
+      const feeds = await next;
+      // the next tile's cached maps are read while this tile's graph runs
+      if (i + 1 < tiles.length) next = readAhead(feedsOf(tiles[i + 1]!));
       const res = await this.runGraph(session, variant, feeds);
       if (cache) releaseCached(feeds, cache);
       const o = res[OUTPUT_NAME]!;
@@ -754,9 +771,14 @@ export class UpscaleEngine {
         const acc = new Float64Array(blk.channels);
         let area = 0;
         const session = await stageSession(k);
-        for (const t of tiles) {
+        const feedsOf = (t: Tile) => this.stageFeeds(ctx, t, session, means, cache);
+        let next = readAhead(feedsOf(tiles[0]!));
+        for (let i = 0; i < tiles.length; i++) {
+          const t = tiles[i]!;
           const owned = this.ownedFeeds(ctx, k, t);
-          const feeds = { ...(await this.stageFeeds(ctx, t, session, means, cache)), ...owned.feeds };
+          const feeds = { ...(await next), ...owned.feeds };
+          // the next tile's cached maps are read while this tile's graph runs
+          if (i + 1 < tiles.length) next = readAhead(feedsOf(tiles[i + 1]!));
           const res = await this.runGraph(session, stageVariant[k]!, feeds);
           releaseCached(feeds, cache);
           const feat = res[featOutput]!;
@@ -859,6 +881,16 @@ class HalfRangeExceeded extends Error {
     super(`${map} is past float16's range`);
     this.name = 'HalfRangeExceeded';
   }
+}
+
+/**
+ * A tile's feeds asked for before they are needed, so that reading its maps from the spill file
+ * overlaps the graph run before it. Should the job stop before it takes them, their failure is
+ * nobody's to report.
+ */
+function readAhead(feeds: Promise<Record<string, ort.Tensor>>): Promise<Record<string, ort.Tensor>> {
+  feeds.catch(() => undefined);
+  return feeds;
 }
 
 /** Returns the cache's arrays among a run's feeds, for reuse by later reads. */

@@ -22,6 +22,11 @@ import { SpillFile } from './spill-file.js';
 
 /** read-back buffers kept for reuse; small beside a large job's 1 GiB bound */
 const READ_POOL_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes of maps `put` may leave to be written behind the job: their arrays stay alive until then.
+ * At least one map always is, so the next graph run goes on while it is written.
+ */
+const WRITE_BEHIND_BYTES = 64 * 1024 * 1024;
 
 /** a cached map: float32, or float16 bits as the graph returns them */
 export type FeatureData = Float32Array | Uint16Array;
@@ -37,6 +42,10 @@ interface DiskEntry {
   kind: 'disk';
   offset: number;
   bytes: number;
+  /** the file's bytes the entry holds: `bytes`, or whole pages under direct I/O */
+  slot: number;
+  /** settles once the bytes are in the file (they are written behind the job, see `put`) */
+  written: Promise<void>;
 }
 interface Entry {
   storage: Storage;
@@ -60,6 +69,9 @@ export class FeatureCache {
   private readPool = new Map<number, ArrayBuffer[]>();
   private readPoolBytes = 0;
   private readonly fromFile = new WeakSet<ArrayBuffer>();
+  /** writes still going on, oldest first, and their bytes */
+  private writing: Array<{ done: Promise<void>; bytes: number }> = [];
+  private writingBytes = 0;
   spilledBytes = 0;
 
   constructor(
@@ -88,7 +100,10 @@ export class FeatureCache {
     return this.fileEnd;
   }
 
-  /** `exact`: never quantised, even in a quantising cache */
+  /**
+   * `exact`: never quantised, even in a quantising cache. A map that spills is written behind the
+   * caller, so `data` must not change after the call (the engine's are graph outputs it never writes).
+   */
   async put(key: string, data: FeatureData, dims: number[], opts: { exact?: boolean } = {}): Promise<void> {
     await this.delete(key);
     let min = 0;
@@ -118,12 +133,26 @@ export class FeatureCache {
       this.peak = Math.max(this.peak, this.memBytes);
       return;
     }
-    const file = await this.spill.handle();
+    await this.spill.handle(); // the file exists once put returns, though the bytes may still be on their way
     const bytes = new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength);
-    const offset = this.allocateSlot(bytes.length);
-    await file.write(bytes, 0, bytes.length, offset);
-    this.entries.set(key, { storage, dims, min, max, where: { kind: 'disk', offset, bytes: bytes.length } });
+    const slot = this.spill.slotBytes(bytes.length);
+    const offset = this.allocateSlot(slot);
+    // Written behind: the caller's next graph run goes on meanwhile (under direct I/O the wait is
+    // the disk's, not the CPU's). A failed write fails the `get` of its map.
+    const written = this.spill.write(bytes, offset);
+    written.catch(() => undefined); // not a rejection nobody handles: `get` and `close` see it
+    this.entries.set(key, { storage, dims, min, max, where: { kind: 'disk', offset, bytes: bytes.length, slot, written } });
     this.spilledBytes += bytes.length;
+    this.writing.push({ done: written, bytes: bytes.length });
+    this.writingBytes += bytes.length;
+    while (this.writing.length > 1 && this.writingBytes > WRITE_BEHIND_BYTES) await this.settleOldestWrite();
+  }
+
+  /** Waits for the oldest write still going on; its error, if any, is its map's `get`'s to report. */
+  private async settleOldestWrite(): Promise<void> {
+    const oldest = this.writing.shift()!;
+    await oldest.done.catch(() => undefined);
+    this.writingBytes -= oldest.bytes;
   }
 
   /** frees a slot, merged with free neighbours so that split slots do not fragment the file */
@@ -190,8 +219,9 @@ export class FeatureCache {
     let raw: FeatureData | Uint8Array;
     if (e.where.kind === 'mem') raw = e.where.data;
     else {
+      await e.where.written;
       const buf = this.readBuffer(e.where.bytes);
-      await (await this.spill.handle()).read(buf, 0, buf.length, e.where.offset);
+      await this.spill.read(buf, e.where.offset);
       raw =
         e.storage === 'f16'
           ? new Uint16Array(buf.buffer)
@@ -219,11 +249,12 @@ export class FeatureCache {
     const e = this.entries.get(key);
     if (!e) return;
     if (e.where.kind === 'mem') this.memBytes -= e.where.data.byteLength;
-    else this.freeSlot(e.where.offset, e.where.bytes);
+    else this.freeSlot(e.where.offset, e.where.slot);
     this.entries.delete(key);
   }
 
   async close(): Promise<void> {
+    while (this.writing.length > 0) await this.settleOldestWrite();
     this.entries.clear();
     this.memBytes = 0;
     this.freeSlots = [];

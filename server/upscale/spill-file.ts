@@ -5,21 +5,51 @@
 // Intel Xeon with AVX-512, 2 cores). So a job's cache writes from the file's start, over the pages
 // the previous job left, and at its end the file is cut back to `keepBytes`: what is kept costs
 // disk space (and reclaimable page cache), never the process's memory.
+//
+// An engine's file does direct I/O where the file system allows it (`direct`): the bytes go
+// between the disk and a small page-aligned buffer (aligned-staging.ts), never through the page
+// cache. A large job's spill then costs the kernel almost nothing: a 2 MP 2x job first in its
+// process spilled about 1 GB, for 2.3-3.4 s of kernel time through the page cache (fresh
+// pages, 2-3.5 s a GiB on this virtual machine, whose freed memory the host takes back) and
+// 0.06 s a GiB direct (AMD EPYC family 26, 2 cores, ext4). It also leaves other programs' cached
+// pages where they are. Where direct I/O is refused (EINVAL: a file system without it), the file is
+// written through the page cache as before.
 
+import { constants } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
+import { AlignedStaging, STAGING_BYTES, alignUp } from './aligned-staging.js';
 import { ensureFeatureCacheDir, featureCacheDir, spillFileName } from './feature-cache-dir.js';
+
+/** a fresh file of our own (never one that already exists under that name), read and written */
+const CREATE = constants.O_RDWR | constants.O_CREAT | constants.O_EXCL;
 
 export class SpillFile {
   private file: FileHandle | undefined;
   private filePath: string | undefined;
+  /** whether the open file does direct I/O */
+  private directIo = false;
+  /**
+   * Writes run one at a time in the order they were asked for, and so do reads, each through a
+   * staging buffer of their own: a write and a read can both go on while a graph run holds the
+   * job's thread. A read waits for the write of its slot (the feature cache's `get` does).
+   */
+  private writes: Promise<unknown> = Promise.resolve();
+  private reads: Promise<unknown> = Promise.resolve();
+  private readonly writeStaging = new AlignedStaging();
+  private readonly readStaging = new AlignedStaging();
+  /** handles left by a fall-back to the page cache, closed with the file (a transfer may still use one) */
+  private replaced: FileHandle[] = [];
+  private opening: Promise<FileHandle> | undefined;
 
   constructor(
     /** bytes of the file kept between jobs; 0 removes the file when a job is done with it */
     private readonly keepBytes: number,
     /** folder of the file; featureCacheDir() when not given */
     private readonly dir?: string,
+    /** bypass the page cache where the file system allows it */
+    private readonly direct = false,
   ) {}
 
   /** the file, once something has spilled */
@@ -27,16 +57,116 @@ export class SpillFile {
     return this.filePath;
   }
 
-  /** The open file, created at the first spill. */
-  async handle(): Promise<FileHandle> {
-    if (!this.file) {
-      const dir = await ensureFeatureCacheDir(this.dir ?? featureCacheDir());
-      const file = path.join(dir, spillFileName());
-      // wx+: a fresh file of our own, never one that already exists under that name
-      this.file = await open(file, 'wx+', 0o600);
-      this.filePath = file;
+  /** whether reads and writes bypass the page cache (known once the file is open) */
+  get isDirect(): boolean {
+    return this.directIo;
+  }
+
+  /** The bytes a slot of the file takes for an entry of `bytes`: whole pages under direct I/O. */
+  slotBytes(bytes: number): number {
+    return this.direct ? alignUp(bytes) : bytes;
+  }
+
+  /** The open file, created at the first spill (once, however many ask at the same time). */
+  handle(): Promise<FileHandle> {
+    if (this.file) return Promise.resolve(this.file);
+    this.opening ??= this.create().finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async create(): Promise<FileHandle> {
+    const dir = await ensureFeatureCacheDir(this.dir ?? featureCacheDir());
+    const file = path.join(dir, spillFileName());
+    let handle: FileHandle | undefined;
+    let direct = false;
+    if (this.direct && constants.O_DIRECT) {
+      try {
+        handle = await open(file, CREATE | constants.O_DIRECT, 0o600);
+        direct = true;
+      } catch (e) {
+        // Linux creates the file before it refuses O_DIRECT on a file system without it.
+        if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
+        await rm(file, { force: true });
+      }
     }
-    return this.file;
+    handle ??= await open(file, CREATE, 0o600);
+    this.file = handle;
+    this.filePath = file;
+    this.directIo = direct;
+    return handle;
+  }
+
+  /**
+   * Writes `data` at `offset`, an offset of a slot from slotBytes' sizes, after the transfers asked
+   * for before it; `data` must stay as it is until the returned promise settles.
+   */
+  write(data: Uint8Array, offset: number): Promise<void> {
+    const result = this.writes.then(() => this.writeNow(data, offset));
+    this.writes = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Reads `into.length` bytes from `offset` into `into`, after the transfers asked for before it. */
+  read(into: Uint8Array, offset: number): Promise<void> {
+    const result = this.reads.then(() => this.readNow(into, offset));
+    this.reads = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Waits for every transfer asked for so far. */
+  private async settled(): Promise<void> {
+    await Promise.all([this.writes, this.reads]);
+  }
+
+  private async writeNow(data: Uint8Array, offset: number): Promise<void> {
+    const file = await this.handle();
+    if (!this.directIo) {
+      await file.write(data, 0, data.length, offset);
+      return;
+    }
+    try {
+      for (let done = 0; done < data.length; done += STAGING_BYTES) {
+        const part = data.subarray(done, done + STAGING_BYTES);
+        const staged = this.writeStaging.view(alignUp(part.length));
+        staged.set(part);
+        await file.write(staged, 0, staged.length, offset + done);
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
+      await this.reopenBuffered();
+      await this.writeNow(data, offset);
+    }
+  }
+
+  private async readNow(into: Uint8Array, offset: number): Promise<void> {
+    const file = await this.handle();
+    if (!this.directIo) {
+      await readFully(file, into, offset);
+      return;
+    }
+    try {
+      for (let done = 0; done < into.length; done += STAGING_BYTES) {
+        const want = Math.min(STAGING_BYTES, into.length - done);
+        const staged = this.readStaging.view(alignUp(want));
+        await readFully(file, staged, offset + done, want);
+        into.set(staged.subarray(0, want), done);
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
+      await this.reopenBuffered();
+      await this.readNow(into, offset);
+    }
+  }
+
+  /**
+   * The file system took the file with O_DIRECT but refused a transfer (some accept the flag and
+   * check alignment later): the same file goes on through the page cache, what it holds kept.
+   */
+  private async reopenBuffered(): Promise<void> {
+    if (!this.directIo) return; // the other queue's transfer already did
+    this.directIo = false;
+    if (this.file) this.replaced.push(this.file);
+    this.file = await open(this.filePath!, 'r+');
   }
 
   /**
@@ -44,6 +174,7 @@ export class SpillFile {
    * file goes (the next job makes a new one) rather than failing a job whose result is made.
    */
   async jobDone(): Promise<void> {
+    await this.settled();
     if (!this.file) return;
     if (this.keepBytes <= 0) return this.close();
     try {
@@ -54,13 +185,31 @@ export class SpillFile {
   }
 
   async close(): Promise<void> {
+    await this.settled();
     const { file, filePath } = this;
+    const replaced = this.replaced;
     this.file = undefined;
     this.filePath = undefined;
+    this.replaced = [];
     try {
+      for (const old of replaced) await old.close().catch(() => undefined);
       if (file) await file.close();
     } finally {
       if (filePath) await rm(filePath, { force: true });
     }
+  }
+}
+
+/**
+ * Reads until `into` holds `need` bytes (all of it by default): a read may return fewer. Under
+ * direct I/O `into` is whole pages, and past the file's end it comes back short, which is only an
+ * error when it is short of `need`.
+ */
+async function readFully(file: FileHandle, into: Uint8Array, offset: number, need = into.length): Promise<void> {
+  let got = 0;
+  while (got < need) {
+    const { bytesRead } = await file.read(into, got, into.length - got, offset + got);
+    if (bytesRead === 0) throw new Error(`spill file: ${need - got} bytes missing at ${offset + got}`);
+    got += bytesRead;
   }
 }

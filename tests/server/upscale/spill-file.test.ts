@@ -1,6 +1,7 @@
 // The spill file an engine keeps between jobs: each job's cache writes it from its start, over
 // the pages the last job left, and at the job's end it is cut back to the kept size; the engine's
 // close removes it.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { ensureFeatureCacheDir, featureCacheDir } from '../../../server/upscale/feature-cache-dir.js';
 import { FeatureCache } from '../../../server/upscale/feature-cache.js';
+import { DIRECT_IO_ALIGN, STAGING_BYTES } from '../../../server/upscale/aligned-staging.js';
 import { SpillFile } from '../../../server/upscale/spill-file.js';
 
 let base: string;
@@ -29,8 +31,9 @@ describe('the spill file kept between jobs', () => {
     await first.put('a', map(2048, 0), [2048]); // 8 KiB, all spilled (no RAM budget)
     await first.put('b', map(1024, 5), [1024]);
     const file = first.path!;
-    expect(statSync(file).size).toBe(12 * 1024);
+    // maps are written behind the job: reading one waits for the writes before it
     expect(Array.from((await first.get('b')).data.subarray(0, 3))).toEqual([5, 6, 7]);
+    expect(statSync(file).size).toBe(12 * 1024);
     await first.close();
     // The same file stays, cut back to the kept 4 KiB.
     expect(readdirSync(dir)).toEqual([path.basename(file)]);
@@ -78,6 +81,67 @@ describe('the spill file kept between jobs', () => {
     expect(Array.from((await second.get('b')).data)).toEqual(Array.from(map(16, 3)));
     await second.close();
     await spill.close();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+const bytesOf = (a: Float32Array | Uint16Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Bytes of the file in the page cache (util-linux's fincore). */
+const cachedBytes = (file: string): number =>
+  Number(execFileSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8' }).trim());
+
+describe('the spill file with direct I/O', () => {
+  it('bypasses the page cache where the file system allows it, and gives back maps of any size bit for bit', async () => {
+    const spill = new SpillFile(0, dir, true);
+    const cache = new FeatureCache(0, false, dir, spill);
+    try {
+      // sizes off the page, and one past the staging buffer (moved in several transfers)
+      const sizes = [1, 1000, DIRECT_IO_ALIGN / 4 + 3, STAGING_BYTES / 4 + 5000];
+      for (const [i, n] of sizes.entries()) await cache.put(`m${i}`, map(n, i * 7), [n]);
+      expect(spill.isDirect).toBe(true);
+      for (const [i, n] of sizes.entries()) {
+        const back = await cache.get(`m${i}`);
+        expect(bytesOf(back.data).equals(bytesOf(map(n, i * 7)))).toBe(true);
+        cache.release(back.data);
+      }
+      // every slot is whole pages, so each starts on a page
+      expect(cache.fileBytes % DIRECT_IO_ALIGN).toBe(0);
+      expect(cache.fileBytes).toBe(sizes.reduce((sum, n) => sum + Math.ceil((n * 4) / DIRECT_IO_ALIGN) * DIRECT_IO_ALIGN, 0));
+      expect(statSync(cache.path!).size).toBe(cache.fileBytes);
+      expect(cachedBytes(cache.path!)).toBe(0);
+    } finally {
+      await cache.close();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reuses freed slots of whole pages, and a map read right after its put waits for its write', async () => {
+    const spill = new SpillFile(0, dir, true);
+    const cache = new FeatureCache(0, false, dir, spill);
+    try {
+      for (let round = 0; round < 5; round++) {
+        await cache.put('a', map(3000, round), [3000]);
+        await cache.put('b', map(5000, round + 100), [5000]);
+        expect((await cache.get('a')).data).toEqual(map(3000, round));
+        expect((await cache.get('b')).data).toEqual(map(5000, round + 100));
+      }
+      // two maps alive at a time, plus one slot while a map is replaced
+      expect(cache.fileBytes).toBeLessThanOrEqual(3 * 5 * DIRECT_IO_ALIGN);
+    } finally {
+      await cache.close();
+    }
+  });
+
+  it('reports a write that failed at the read of its map, and the job’s end still removes the file', async () => {
+    const spill = new SpillFile(0, dir, true);
+    const cache = new FeatureCache(0, false, dir, spill);
+    await cache.put('a', map(16, 0), [16]);
+    await expect(cache.get('a')).resolves.toBeDefined();
+    await (await spill.handle()).close(); // the file's handle is gone under the cache: writes fail
+    await cache.put('b', map(16, 1), [16]);
+    await expect(cache.get('b')).rejects.toThrow();
+    await expect(cache.close()).resolves.toBeUndefined();
     expect(readdirSync(dir)).toEqual([]);
   });
 });
