@@ -151,8 +151,8 @@ export interface UpscaleEngineOptions {
   /** bytes of the feature cache's temporary file the engine keeps from one job to the next (see spill-file.ts) */
   keptSpillBytes?: number;
   /**
-   * the temporary file bypasses the page cache where the file system allows it (direct I/O, see
-   * spill-file.ts); on by default
+   * large jobs that recompute their skip branches spill to a file that bypasses the page cache
+   * where the file system allows it (direct I/O, see spill-file.ts and `cached`); on by default
    */
   directSpill?: boolean;
   /**
@@ -292,6 +292,8 @@ export class UpscaleEngine {
   private readonly featureCacheDir: string | undefined;
   /** the feature cache's temporary file, lent to each job in turn (jobs run one at a time) */
   private readonly spill: SpillFile;
+  /** the one large jobs stream their SE features through: direct I/O, nothing kept (see `cached`) */
+  private readonly streamSpill: SpillFile;
   private readonly onRun: ((run: GraphRunCost) => void) | undefined;
   private readonly models = new Map<string, Promise<LoadedModel>>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -311,11 +313,8 @@ export class UpscaleEngine {
     this.memArena = opts.memArena ?? true;
     this.spinning = opts.spinning ?? false;
     this.featureCacheDir = opts.featureCacheDir;
-    this.spill = new SpillFile(
-      opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES,
-      opts.featureCacheDir,
-      opts.directSpill ?? true,
-    );
+    this.spill = new SpillFile(opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES, opts.featureCacheDir);
+    this.streamSpill = new SpillFile(0, opts.featureCacheDir, opts.directSpill ?? true);
     this.onRun = opts.onRun;
   }
 
@@ -339,6 +338,7 @@ export class UpscaleEngine {
     }
     this.models.clear();
     await this.spill.close();
+    await this.streamSpill.close();
   }
 
   /** Convert (cached on disk) and load a model; exposed so a server can warm up. */
@@ -620,6 +620,8 @@ export class UpscaleEngine {
     cache?: FeatureCache,
     /** runs every tile instead of the model's shared session */
     own?: ort.InferenceSession,
+    /** read each tile's cached maps while the tile before it runs */
+    ahead = false,
   ): Promise<void> {
     const { scale } = ctx.model.info.geometry;
     // The 4x graph ends before Real-CUGAN's residual: add the nearest-upsampled input.
@@ -640,12 +642,11 @@ export class UpscaleEngine {
       }
       return feeds;
     };
-    let next = readAhead(feedsOf(tiles[0]!));
+    let next: Promise<Record<string, ort.Tensor>> | undefined;
     for (let i = 0; i < tiles.length; i++) {
       const t = tiles[i]!;
-      const feeds = await next;
-      // the next tile's cached maps are read while this tile's graph runs
-      if (i + 1 < tiles.length) next = readAhead(feedsOf(tiles[i + 1]!));
+      const feeds = await (next ?? feedsOf(t));
+      next = ahead && i + 1 < tiles.length ? readAhead(feedsOf(tiles[i + 1]!)) : undefined;
       const res = await this.runGraph(session, variant, feeds);
       if (cache) releaseCached(feeds, cache);
       const o = res[OUTPUT_NAME]!;
@@ -725,12 +726,6 @@ export class UpscaleEngine {
     for (let k = 0; k <= n; k++)
       for (const name of ctx.model.info.inputs[stageName(k)] ?? []) lastUse.set(name, k);
     const small = this.cachedFeatureBytes(ctx, lastUse, quantise) <= this.smallJobFeatures;
-    const cache = new FeatureCache(
-      small ? this.smallJobCache : this.cacheBudget,
-      quantise,
-      this.featureCacheDir,
-      this.spill,
-    );
     // Skip branches: every stage that computes some also returns them and every
     // stage that would recompute them takes them (the `+skips` variants), or none does.
     const variants = ctx.model.info.variants;
@@ -741,6 +736,20 @@ export class UpscaleEngine {
       Array.from({ length: n + 1 }, (_, k) => variants[`${halfStage(k)}${withSkips}`]).some(Boolean);
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
       withSkip && variants[`${stageName(k)}${withSkips}`] ? `${stageName(k)}${withSkips}` : stageName(k),
+    );
+    // A large job that recomputes its skip branches streams only SE features through the file, maps
+    // of a few MB that a direct read or write moves while a graph run goes on: it spills to the
+    // direct-I/O file and reads each tile's maps ahead. Jobs that cache skip branches (the small
+    // ones, a 640x480 3x one) read back maps of tens of MB at the output's resolution, which no run
+    // hides, and their spill fits the kept file's pages: the direct way, a 640x480 3x job took
+    // 5.9-6.5 s against 5.1-6.7 s (medians 6.3 and 5.7 of 6) and a 4x job peaked at 845-931 MiB
+    // against 762-817 (AMD EPYC family 26, 2 cores).
+    const streamed = !small && !withSkip;
+    const cache = new FeatureCache(
+      small ? this.smallJobCache : this.cacheBudget,
+      quantise,
+      this.featureCacheDir,
+      streamed ? this.streamSpill : this.spill,
     );
     const put = async (t: Tile, name: string, tensor: ort.Tensor): Promise<void> => {
       const data = featureData(tensor);
@@ -772,13 +781,13 @@ export class UpscaleEngine {
         let area = 0;
         const session = await stageSession(k);
         const feedsOf = (t: Tile) => this.stageFeeds(ctx, t, session, means, cache);
-        let next = readAhead(feedsOf(tiles[0]!));
+        let next: Promise<Record<string, ort.Tensor>> | undefined;
         for (let i = 0; i < tiles.length; i++) {
           const t = tiles[i]!;
           const owned = this.ownedFeeds(ctx, k, t);
-          const feeds = { ...(await next), ...owned.feeds };
+          const feeds = { ...(await (next ?? feedsOf(t))), ...owned.feeds };
           // the next tile's cached maps are read while this tile's graph runs
-          if (i + 1 < tiles.length) next = readAhead(feedsOf(tiles[i + 1]!));
+          next = streamed && i + 1 < tiles.length ? readAhead(feedsOf(tiles[i + 1]!)) : undefined;
           const res = await this.runGraph(session, stageVariant[k]!, feeds);
           releaseCached(feeds, cache);
           const feat = res[featOutput]!;
@@ -798,7 +807,7 @@ export class UpscaleEngine {
         }
         means.push(Float32Array.from(acc, (s) => s / area));
       }
-      await this.finalPass(ctx, tiles, stageVariant[n]!, means, cache, await stageSession(n));
+      await this.finalPass(ctx, tiles, stageVariant[n]!, means, cache, await stageSession(n), streamed);
       return withSkip ? tiles.length : 0;
     } finally {
       await scoped?.release();

@@ -110,6 +110,31 @@ describe('tiling', () => {
     }
   });
 
+  it('a large job streams its features through a direct-I/O file, read ahead of each tile, with the result of features kept in memory', async () => {
+    const spillDir = mkdtempSync(path.join(tmpdir(), 'loom-parity-stream-'));
+    const large = { modelsDir: dir, maxTile: { 2: 28, 4: 28 }, smallJobFeatureBytes: 0, skipCacheBytes: 0, cacheBudgetBytes: 0, featureCacheDir: spillDir };
+    const direct = new UpscaleEngine(large);
+    const buffered = new UpscaleEngine({ ...large, directSpill: false });
+    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 4: 28 }, cacheSkips: false });
+    try {
+      const img = await texturedImage(64, 56, 7);
+      for (const modelName of ['up2x-conservative', 'up4x-conservative']) {
+        const expected = (await rawRgb((await inRam.upscale(img, { modelName })).data)).data;
+        for (const engine of [direct, buffered]) {
+          const r = await engine.upscale(img, { modelName });
+          expect([r.strategy, r.skipCachedTiles]).toEqual(['cached', 0]);
+          expect(r.tiles).toBeGreaterThan(4);
+          expect(diff((await rawRgb(r.data)).data, expected).max).toBe(0);
+          // a streaming job's file is its own: gone when the job ends
+          expect(readdirSync(spillDir)).toEqual([]);
+        }
+      }
+    } finally {
+      await Promise.all([direct.close(), buffered.close(), inRam.close()]);
+      rmSync(spillDir, { recursive: true, force: true });
+    }
+  });
+
   it('skip branches cached as float16 (in memory or spilled, small job or large) match recomputing them', async () => {
     const img = await texturedImage(64, 56, 9);
     const maxTile = { 3: 32, 4: 28 };
