@@ -11,6 +11,14 @@ export const DIRECT_IO_ALIGN = 4096;
 export const STAGING_BYTES = 16 * 1024 * 1024;
 const WASM_PAGE = 64 * 1024;
 
+/** The part of the WebAssembly API used here: the server's TypeScript libraries (ES and Node's) leave it out. */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const WasmMemory = (
+  globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number; maximum: number }) => WasmMemory } }
+).WebAssembly.Memory;
+
 /** `bytes` rounded up to a multiple of DIRECT_IO_ALIGN. */
 export function alignUp(bytes: number): number {
   return Math.ceil(bytes / DIRECT_IO_ALIGN) * DIRECT_IO_ALIGN;
@@ -18,12 +26,12 @@ export function alignUp(bytes: number): number {
 
 /** A page-aligned buffer of STAGING_BYTES, made at first use. */
 export class AlignedStaging {
-  private memory: WebAssembly.Memory | undefined;
+  private memory: WasmMemory | undefined;
 
   /** the buffer's first `bytes` (at most STAGING_BYTES), starting on a page */
   view(bytes: number): Uint8Array {
     if (bytes > STAGING_BYTES) throw new RangeError(`${bytes} bytes is more than the staging buffer`);
-    this.memory ??= new WebAssembly.Memory({ initial: STAGING_BYTES / WASM_PAGE, maximum: STAGING_BYTES / WASM_PAGE });
+    this.memory ??= new WasmMemory({ initial: STAGING_BYTES / WASM_PAGE, maximum: STAGING_BYTES / WASM_PAGE });
     return new Uint8Array(this.memory.buffer, 0, bytes);
   }
 }
