@@ -72,6 +72,8 @@ export class FeatureCache {
   /** writes still going on, oldest first, and their bytes */
   private writing: Array<{ done: Promise<void>; bytes: number }> = [];
   private writingBytes = 0;
+  /** once closed, a `get` still waiting (a tile's maps read ahead of a job that stopped) reads nothing */
+  private closed = false;
   spilledBytes = 0;
 
   constructor(
@@ -220,6 +222,7 @@ export class FeatureCache {
     if (e.where.kind === 'mem') raw = e.where.data;
     else {
       await e.where.written;
+      if (this.closed) throw new Error(`feature ${key}: the cache was closed`);
       const buf = this.readBuffer(e.where.bytes);
       await this.spill.read(buf, e.where.offset);
       raw =
@@ -254,6 +257,7 @@ export class FeatureCache {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     while (this.writing.length > 0) await this.settleOldestWrite();
     this.entries.clear();
     this.memBytes = 0;

@@ -6,7 +6,8 @@
 // the previous job left, and at its end the file is cut back to `keepBytes`: what is kept costs
 // disk space (and reclaimable page cache), never the process's memory.
 //
-// An engine's file does direct I/O where the file system allows it (`direct`): the bytes go
+// A file made with `direct` (the engine's for large jobs that stream their features, see
+// engine.ts's `cached`) does direct I/O where the file system allows it: the bytes go
 // between the disk and a small page-aligned buffer (aligned-staging.ts), never through the page
 // cache. A large job's spill then costs the kernel almost nothing: a 2 MP 2x job first in its
 // process spilled about 1 GB, for 2.3-3.4 s of kernel time through the page cache (fresh
@@ -42,6 +43,7 @@ export class SpillFile {
   /** handles left by a fall-back to the page cache, closed with the file (a transfer may still use one) */
   private replaced: FileHandle[] = [];
   private opening: Promise<FileHandle> | undefined;
+  private reopening: Promise<void> | undefined;
 
   constructor(
     /** bytes of the file kept between jobs; 0 removes the file when a job is done with it */
@@ -93,6 +95,7 @@ export class SpillFile {
     this.file = handle;
     this.filePath = file;
     this.directIo = direct;
+    this.reopening = undefined;
     return handle;
   }
 
@@ -162,11 +165,15 @@ export class SpillFile {
    * The file system took the file with O_DIRECT but refused a transfer (some accept the flag and
    * check alignment later): the same file goes on through the page cache, what it holds kept.
    */
-  private async reopenBuffered(): Promise<void> {
-    if (!this.directIo) return; // the other queue's transfer already did
-    this.directIo = false;
-    if (this.file) this.replaced.push(this.file);
-    this.file = await open(this.filePath!, 'r+');
+  private reopenBuffered(): Promise<void> {
+    // the other queue's transfer may have asked first: both wait for the one reopening
+    this.reopening ??= (async () => {
+      const handle = await open(this.filePath!, 'r+');
+      if (this.file) this.replaced.push(this.file);
+      this.file = handle;
+      this.directIo = false;
+    })();
+    return this.reopening;
   }
 
   /**

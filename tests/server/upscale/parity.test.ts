@@ -135,6 +135,33 @@ describe('tiling', () => {
     }
   });
 
+  it('a streaming job cancelled mid-job with maps read ahead leaves no file, and the next job is exact', async () => {
+    const spillDir = mkdtempSync(path.join(tmpdir(), 'loom-parity-stream-cancel-'));
+    const engine = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, smallJobFeatureBytes: 0, skipCacheBytes: 0, cacheBudgetBytes: 0, featureCacheDir: spillDir });
+    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, cacheSkips: false });
+    try {
+      const img = await texturedImage(64, 56, 11);
+      const modelName = 'up2x-conservative';
+      for (const stopAt of [0.15, 0.5, 0.9]) {
+        const abort = new AbortController();
+        const job = engine.upscale(img, {
+          modelName,
+          signal: abort.signal,
+          onProgress: (f) => f >= stopAt && abort.abort(),
+        });
+        await expect(job).rejects.toMatchObject({ code: 'cancelled' });
+        expect(readdirSync(spillDir)).toEqual([]);
+      }
+      const expected = (await rawRgb((await inRam.upscale(img, { modelName })).data)).data;
+      const r = await engine.upscale(img, { modelName });
+      expect(diff((await rawRgb(r.data)).data, expected).max).toBe(0);
+      expect(readdirSync(spillDir)).toEqual([]);
+    } finally {
+      await Promise.all([engine.close(), inRam.close()]);
+      rmSync(spillDir, { recursive: true, force: true });
+    }
+  });
+
   it('skip branches cached as float16 (in memory or spilled, small job or large) match recomputing them', async () => {
     const img = await texturedImage(64, 56, 9);
     const maxTile = { 3: 32, 4: 28 };
