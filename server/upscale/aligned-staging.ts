@@ -2,8 +2,8 @@
 // spill file: the kernel then moves bytes between the disk and this buffer without the page cache.
 // Node gives no control over an ArrayBuffer's address (a plain one failed O_DIRECT's alignment
 // check here), but a WebAssembly.Memory is reserved in whole pages by V8, so its buffer starts on a
-// page. One small buffer is reused for every transfer, in chunks, so it costs the process a few
-// MiB and never grows with the maps.
+// page. Small buffers are reused for every transfer, in chunks, so they cost the process a few
+// tens of MiB and never grow with the maps.
 
 /** alignment of direct I/O addresses, lengths and file offsets: a page, which covers every block size */
 export const DIRECT_IO_ALIGN = 4096;
@@ -24,14 +24,19 @@ export function alignUp(bytes: number): number {
   return Math.ceil(bytes / DIRECT_IO_ALIGN) * DIRECT_IO_ALIGN;
 }
 
-/** A page-aligned buffer of STAGING_BYTES, made at first use. */
+/** A page-aligned buffer of `size` bytes (STAGING_BYTES by default), made at first use. */
 export class AlignedStaging {
   private memory: WasmMemory | undefined;
 
-  /** the buffer's first `bytes` (at most STAGING_BYTES), starting on a page */
-  view(bytes: number): Uint8Array {
-    if (bytes > STAGING_BYTES) throw new RangeError(`${bytes} bytes is more than the staging buffer`);
-    this.memory ??= new WasmMemory({ initial: STAGING_BYTES / WASM_PAGE, maximum: STAGING_BYTES / WASM_PAGE });
-    return new Uint8Array(this.memory.buffer, 0, bytes);
+  constructor(readonly size = STAGING_BYTES) {
+    if (size <= 0 || size % WASM_PAGE !== 0) throw new RangeError(`a staging buffer is whole 64 KiB pages, not ${size} bytes`);
+  }
+
+  /** `bytes` of the buffer from `at` (a multiple of DIRECT_IO_ALIGN), starting on a page */
+  view(bytes: number, at = 0): Uint8Array {
+    if (at % DIRECT_IO_ALIGN !== 0 || at < 0) throw new RangeError(`${at} is not on a page`);
+    if (at + bytes > this.size) throw new RangeError(`${bytes} bytes from ${at} is past the staging buffer`);
+    this.memory ??= new WasmMemory({ initial: this.size / WASM_PAGE, maximum: this.size / WASM_PAGE });
+    return new Uint8Array(this.memory.buffer, at, bytes);
   }
 }

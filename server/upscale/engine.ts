@@ -629,14 +629,16 @@ export class UpscaleEngine {
     const session = own ?? (await this.session(ctx.model, variant));
     const feedsOf = async (t: Tile): Promise<Record<string, ort.Tensor>> => {
       const feeds: Record<string, ort.Tensor> = {};
+      const reads: Array<Promise<void>> = [];
       for (const name of session.inputNames) {
         if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
         else if (name === ALPHA_INPUT)
           feeds[name] = new ort.Tensor('float32', Float32Array.of(ctx.alpha), []);
         else if (name.startsWith('se_mean_'))
           Object.assign(feeds, this.meanFeeds(means!, Number(name.slice(8)) + 1));
-        else if (isCached(name) && cache) feeds[name] = await cachedTensor(cache, t, name);
+        else if (isCached(name) && cache) reads.push(cachedFeed(feeds, cache, t, name));
       }
+      await Promise.all(reads);
       for (const name of session.inputNames) {
         if (!feeds[name]) throw new UpscaleError('engine_error', `no value for model input ${name}`);
       }
@@ -846,15 +848,17 @@ export class UpscaleEngine {
     cache: FeatureCache,
   ): Promise<Record<string, ort.Tensor>> {
     const feeds: Record<string, ort.Tensor> = {};
+    const reads: Array<Promise<void>> = [];
     for (const name of session.inputNames) {
       if (name === IMAGE_INPUT) feeds[name] = this.tileInput(ctx, t);
       else if (name.startsWith('se_mean_')) {
         const m = means[Number(name.slice(8))]!;
         feeds[name] = new ort.Tensor('float32', m, [1, m.length, 1, 1]);
-      } else if (isCached(name)) feeds[name] = await cachedTensor(cache, t, name);
+      } else if (isCached(name)) reads.push(cachedFeed(feeds, cache, t, name));
       else if (name !== OWN_START && name !== OWN_END)
         throw new UpscaleError('engine_error', `unexpected model input ${name}`);
     }
+    await Promise.all(reads);
     return feeds;
   }
 }
@@ -912,10 +916,13 @@ function isCached(name: string): boolean {
   return name.startsWith('se_feat_') || name.startsWith(keptPrefix) || name.startsWith(skipPrefix);
 }
 
-/** A tile's cached map as a model input (skip branches are float16). */
-async function cachedTensor(cache: FeatureCache, t: Tile, name: string): Promise<ort.Tensor> {
+/**
+ * Sets a tile's cached map as the model input `name` of `feeds` (skip branches are float16). A
+ * tile's maps are asked for all at once, so that their reads from the spill file go on together.
+ */
+async function cachedFeed(feeds: Record<string, ort.Tensor>, cache: FeatureCache, t: Tile, name: string): Promise<void> {
   const f = await cache.get(`${t.row}:${t.col}:${name}`);
-  return featureTensor(f.data, f.dims);
+  feeds[name] = featureTensor(f.data, f.dims);
 }
 
 function pick(feeds: Record<string, ort.Tensor>, names: readonly string[]): Record<string, ort.Tensor> {

@@ -144,4 +144,33 @@ describe('the spill file with direct I/O', () => {
     await expect(cache.close()).resolves.toBeUndefined();
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('reads many maps at once, more chunks than it reads together, each bit for bit', async () => {
+    const spill = new SpillFile(0, dir, true);
+    const cache = new FeatureCache(0, false, dir, spill);
+    try {
+      // 24 maps of 1 to 3 chunks each (a chunk is 4 MiB): about 50 chunks asked for together
+      const sizes = Array.from({ length: 24 }, (_, i) => (1 + (i % 3)) * 1024 * 1024 - 1000 * i);
+      for (const [i, n] of sizes.entries()) await cache.put(`m${i}`, map(n, i), [n]);
+      expect(spill.isDirect).toBe(true);
+      const backs = await Promise.all(sizes.map((_, i) => cache.get(`m${i}`)));
+      for (const [i, n] of sizes.entries())
+        expect(bytesOf(backs[i]!.data).equals(bytesOf(map(n, i))), `map ${i}`).toBe(true);
+    } finally {
+      await cache.close();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('closes only after every read asked for, each read in full', async () => {
+    const spill = new SpillFile(0, dir, true);
+    const bytes = new Uint8Array(map(3 * 1024 * 1024, 1).buffer); // 12 MiB: three chunks
+    await spill.write(bytes, 0);
+    const outs = Array.from({ length: 8 }, () => new Uint8Array(bytes.length));
+    const reads = outs.map((into) => spill.read(into, 0)); // more chunks than are read together
+    await spill.close();
+    expect((await Promise.allSettled(reads)).map((r) => r.status)).toEqual(outs.map(() => 'fulfilled'));
+    for (const into of outs) expect(Buffer.from(into).equals(Buffer.from(bytes))).toBe(true);
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
