@@ -51,7 +51,7 @@ import {
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
-import { outOfHalfRange } from './half-float.js';
+import { outOfHalfRange } from './half-range.js';
 import { SpillFile } from './spill-file.js';
 import { featureData, featureTensor } from './feature-data.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
