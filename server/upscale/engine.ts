@@ -884,10 +884,11 @@ const halfStage = (k: number): string => `stage-${k}${halfFeatures}`;
  * A map a stage passes on is past float16's range (65504). Real-CUGAN's features stay in the
  * hundreds on photos and fabrics, but some models' deeper ones grow on one-pixel patterns: the 4x
  * no-denoise model's reached 52,864 and then infinity on a black and white checkerboard. The job
- * then runs again on the float32 stages, which the device also runs; the check reads every cached
- * map once, on the job's thread between graph runs: 0.19 s of a 640x480 2x job's 3.7 s, 0.29 s of
- * a 4x job's 5.2-5.5 s and 0.42 s of a 2 MP 2x job's 23.5 s (JS profile, Intel Xeon, 2 cores).
- * Without it the checkerboard came out with 49,152 of its values wrong, by up to 255.
+ * then runs again on the float32 stages, which the device also runs; the check (half-range.ts)
+ * reads every cached map once, on the job's thread between graph runs: in JavaScript it took 0.16 s
+ * of a 640x480 2x job's 3.9 s, 0.35 s of a 3x job's 8.1 s and 0.42 s of a 2 MP 2x job's 23.5 s, a
+ * quarter of that as WebAssembly SIMD (Intel Xeon, 2 cores). Without it the checkerboard came out
+ * with 49,152 of its values wrong, by up to 255.
  */
 class HalfRangeExceeded extends Error {
   constructor(map: string) {
