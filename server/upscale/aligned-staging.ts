@@ -5,19 +5,13 @@
 // page. Small buffers are reused for every transfer, in chunks, so they cost the process a few
 // tens of MiB and never grow with the maps.
 
+import { type WasmMemory, wasm } from './wasm-api.js';
+
 /** alignment of direct I/O addresses, lengths and file offsets: a page, which covers every block size */
 export const DIRECT_IO_ALIGN = 4096;
-/** bytes moved per direct read or write: large enough for the disk, small beside a job's budget */
+/** bytes of a staging buffer by default, moved per direct write: large enough for the disk, small beside a job's budget */
 export const STAGING_BYTES = 16 * 1024 * 1024;
 const WASM_PAGE = 64 * 1024;
-
-/** The part of the WebAssembly API used here: the server's TypeScript libraries (ES and Node's) leave it out. */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-const WasmMemory = (
-  globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number; maximum: number }) => WasmMemory } }
-).WebAssembly.Memory;
 
 /** `bytes` rounded up to a multiple of DIRECT_IO_ALIGN. */
 export function alignUp(bytes: number): number {
@@ -36,7 +30,7 @@ export class AlignedStaging {
   view(bytes: number, at = 0): Uint8Array {
     if (at % DIRECT_IO_ALIGN !== 0 || at < 0) throw new RangeError(`${at} is not on a page`);
     if (at + bytes > this.size) throw new RangeError(`${bytes} bytes from ${at} is past the staging buffer`);
-    this.memory ??= new WasmMemory({ initial: this.size / WASM_PAGE, maximum: this.size / WASM_PAGE });
+    this.memory ??= new wasm.Memory({ initial: this.size / WASM_PAGE, maximum: this.size / WASM_PAGE });
     return new Uint8Array(this.memory.buffer, at, bytes);
   }
 }

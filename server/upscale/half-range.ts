@@ -7,17 +7,13 @@
 // graph runs as much as it saved.
 // The bytes are half-range.wat assembled; the test assembles it again and compares.
 
+import { type WasmMemory, wasm } from './wasm-api.js';
+
 /** half-range.wat, assembled (wabt's wat2wasm) */
 const HALF_RANGE_WASM =
   'AGFzbQEAAAABBgFgAX8BfwMCAQAFAwEAEAcWAgZtZW1vcnkCAAlwYXN0UmFuZ2UAAAp+AXwCAn8Ce0GA+AH9ECEEIABBAXRBcHEhAgJAA0AgASACTw0BIAMgAf0ABAAgBP1OIAT9Lf1QIQMgAUEQaiEBDAALCyAD/VMEQEEBDwsCQANAIAEgAEEBdE8NASABLwEAQYD4AXFBgPgBRgRAQQEPCyABQQJqIQEMAAsLQQAL';
 /** values per call: the module's 1 MiB memory */
 const BLOCK_VALUES = 512 * 1024;
-
-/** The part of the WebAssembly API used here: the server's TypeScript libraries leave it out. */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
 
 interface Checker {
   block: Uint16Array;
@@ -26,9 +22,8 @@ interface Checker {
 let checker: Checker | undefined;
 
 function load(): Checker {
-  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
   const { exports } = new wasm.Instance(new wasm.Module(Buffer.from(HALF_RANGE_WASM, 'base64')), {});
-  const memory = exports['memory'] as { buffer: ArrayBuffer };
+  const memory = exports['memory'] as WasmMemory;
   return {
     block: new Uint16Array(memory.buffer, 0, BLOCK_VALUES),
     pastRange: exports['pastRange'] as (values: number) => number,
@@ -45,4 +40,3 @@ export function outOfHalfRange(bits: Uint16Array): boolean {
   }
   return false;
 }
-

@@ -16,7 +16,7 @@
 // pages where they are. Where direct I/O is refused (EINVAL: a file system without it), the file is
 // written through the page cache as before.
 //
-// Direct reads go in chunks, all of a map's at once, each through a slot of their own: a graph run
+// Direct reads go in chunks, all of a map's at once, each through a staging chunk of its own: a graph run
 // holds the job's thread, so a chunk read after another one would wait for the run's end; at once,
 // libuv's threads read a tile's maps while the run before it goes on.
 
