@@ -189,18 +189,23 @@ const JOB_BASE_BYTES = 250 * 1024 * 1024;
 const TILE_BYTES_PER_PIXEL: Record<number, number> = { 2: 4096, 3: 8192, 4: 6656 };
 const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 8704 };
 /**
- * The tile side (input px) a job uses when the budget allows more: larger
- * tiles were not faster once no stage recomputes another's layers, and cost
- * memory (640x480, CPU user s for 12 / 6 / 4 / 2 tiles, load 3-6 on 2 cores:
- * 2x 3.9 / 4.5 / 4.3 / 4.2; 3x 8.4-8.9 / 8.7; 4x 6.6 / 6.2). Larger tiles
- * also take more fresh pages per stage run (minor faults, about 8 us each on
- * a virtual machine): at 192 a 640x480 3x job got 3x3 tiles of 216x160 and
- * 370-400k faults, 11.7-12.8 s; at 160, 4x3 tiles of 160x160, 180-190k
- * faults, 8.4 s and 110 MiB less; 2x 5.2-5.6 s against 5.8-6.2 s (AMD EPYC,
- * AVX-512, 2 cores; `npm run bench:upscale-tiles`). 4x and a 2 MP 2x job
- * showed no difference beyond the noise, so 4x keeps 192.
+ * The tile side (input px) a job uses when the budget allows more. Each tile
+ * recomputes a halo of prepad pixels on every side, and at 2x and 4x that
+ * halo is what larger tiles save: on an AVX2 server (AMD EPYC family 25,
+ * 2 cores, each configuration in its own process, alternating) a 640x480 2x
+ * job in 4 tiles of 320x240 took 29.8-32.4 s of CPU user per MP against
+ * 33.3-35.9 in 12 of 160 (the one graph untiled: 24.4), peak 806-825 MiB
+ * against 579-613; a 2 MP 2x job in 24 tiles took 31.7-32.9 s/MP and
+ * 36.1-37.9 s against 35.0-37.8 s/MP and 40.2-49.1 s in 80, peak 811-820
+ * MiB against 487-540. A 640x480 4x job in 6 tiles of 256 took 43.6-45.9
+ * s/MP against 47.0-48.4 in 9 of 192, peak 861-882 MiB against 745-786.
+ * At 3x larger tiles cost fresh pages per stage run (minor faults, about
+ * 8 us each on a virtual machine): 3x3 tiles of 216x160 took 370-400k faults
+ * and 11.7-12.8 s against 4x3 of 160x160, 180-190k faults and 8.4 s, and 110
+ * MiB less (AMD EPYC, AVX-512, 2 cores; `npm run bench:upscale-tiles`).
+ * The budget still decides: a job whose tiles do not fit gets smaller ones.
  */
-const PREFERRED_TILE: Record<number, number> = { 2: 160, 3: 160, 4: 192 };
+const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
 /**
  * Cached features kept in RAM before they go to a temporary file. Small on
  * purpose: a 4 MP 4x job peaked at 1149 MB RSS with 256 MiB here and 862 MB
