@@ -218,6 +218,13 @@ const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
  */
 const LARGE_JOB_TILE = 256;
 /**
+ * The tile sides of cache modes 2 and 3, whose passes run the one graph on
+ * each tile (every layer's activations at once): the staged path's sides
+ * above would overrun the budget there (640x480 2x in cache_mode 3: 4 tiles
+ * peaked at 1295 MiB, 12 tiles of 160 at 579 MiB; AMD EPYC, 2 cores).
+ */
+const ONE_GRAPH_TILE: Record<number, number> = { 2: 160, 3: 160, 4: 192 };
+/**
  * Cached features kept in RAM before they go to a temporary file. Small on
  * purpose: a 4 MP 4x job peaked at 1149 MB RSS with 256 MiB here and 862 MB
  * with 0 (the file's pages live in the OS page cache, not in this process,
@@ -445,7 +452,7 @@ export class UpscaleEngine {
     checkAbort();
     const model = await this.model(opts.modelName);
     const { scale, align } = model.info.geometry;
-    const counts = this.tileCounts(p.tileMode, img.width, img.height, model.info);
+    const counts = this.tileCounts(p.tileMode, p.cacheMode, img.width, img.height, model.info);
     const grid = planTiles(img.width, img.height, align, counts.cols, counts.rows);
     const outW = img.width * scale;
     const outH = img.height * scale;
@@ -507,6 +514,7 @@ export class UpscaleEngine {
   /** The tile grid's counts: from a fixed maxTile when one is set, else from the memory budget. */
   private tileCounts(
     mode: number,
+    cacheMode: number,
     width: number,
     height: number,
     info: ConvertedModel,
@@ -526,7 +534,8 @@ export class UpscaleEngine {
     const perTile = TILE_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(TILE_BYTES_PER_PIXEL));
     const perUntiled = UNTILED_BYTES_PER_PIXEL[scale] ?? Math.max(...Object.values(UNTILED_BYTES_PER_PIXEL));
     const free = this.memoryBudget - JOB_BASE_BYTES - outBytes;
-    const preferred = Math.min(PREFERRED_TILE[scale] ?? 192, small ? Infinity : LARGE_JOB_TILE) + 2 * prepad;
+    const sides = cacheMode >= 2 ? ONE_GRAPH_TILE : PREFERRED_TILE;
+    const preferred = Math.min(sides[scale] ?? 192, small ? Infinity : LARGE_JOB_TILE) + 2 * prepad;
     return tileCountsForBudget(
       mode,
       width,

@@ -169,4 +169,18 @@ describe('UpscaleEngine I/O', () => {
       await counted.close();
     }
   });
+  it('gives the recompute passes, which run the whole network on each tile, smaller tiles than the staged path under the same budget', async () => {
+    // 320x240 at 2x in 760 MiB: too large to run in one piece (about 778 MiB), so the
+    // staged path takes the budget's largest tiles and cache_mode 3 the one-graph sides
+    const budgeted = new UpscaleEngine({ modelsDir: await models(), memoryBudgetBytes: 760 * 1024 * 1024 });
+    try {
+      const img = await texturedImage(320, 240);
+      const staged = await budgeted.upscale(img, { modelName: 'up2x-no-denoise', cacheMode: 0 });
+      const recompute = await budgeted.upscale(img, { modelName: 'up2x-no-denoise', cacheMode: 3 });
+      expect([staged.strategy, staged.tiles]).toEqual(['cached', 2]);
+      expect([recompute.strategy, recompute.tiles]).toEqual(['recompute', 4]);
+    } finally {
+      await budgeted.close();
+    }
+  }, 120_000);
 });
