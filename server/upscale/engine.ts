@@ -207,8 +207,8 @@ const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 
  */
 const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
 /**
- * The largest tile side of a large job (one whose features stream through the
- * spill file), whatever PREFERRED_TILE says. The budget's model is fitted to
+ * The largest tile side of a large job (its features, as tileCounts estimates
+ * them, past smallJobFeatureBytes), whatever PREFERRED_TILE says. The budget's model is fitted to
  * 640x480 jobs and misses what a large job's peak grows by with the image: a
  * 4 MP 2x job in 42 tiles of up to 342x293 peaked at 1062 MiB where the model
  * said 862 (75.9 s, 32.1 s/MP), in 64 tiles of 256 at 804 MiB (85.2 s, 33.7

@@ -169,6 +169,7 @@ describe('UpscaleEngine I/O', () => {
       await counted.close();
     }
   });
+
   it('gives the recompute passes, which run the whole network on each tile, smaller tiles than the staged path under the same budget', async () => {
     // 320x240 at 2x in 760 MiB: too large to run in one piece (about 778 MiB), so the
     // staged path takes the budget's largest tiles and cache_mode 3 the one-graph sides
