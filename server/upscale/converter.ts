@@ -21,11 +21,12 @@ import {
   buildOnnxGraph,
   loadNcnnWeights,
 } from './graph-builder.js';
+import { pushCropsUp } from './crop-pushdown.js';
 import { encodeModel } from './onnx-proto.js';
 import type { SeLevel } from '../../shared/upscale/se-level.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 16;
+export const CONVERTER_VERSION = 17;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -390,7 +391,7 @@ export async function convertModel(
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
     const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
-    const onnx = buildOnnxGraph(graph, weights, spec);
+    const onnx = pushCropsUp(buildOnnxGraph(graph, weights, spec));
     await writeFile(tmp, encodeModel(onnx));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;
