@@ -66,28 +66,32 @@ export function createVerificationCodes(db: Kysely<Database>, key: Uint8Array, n
       const t = now().toISOString();
       const latest = await latestFor(phone);
       if (!latest) return false;
-      // Take one of the five tries before comparing, in a single conditional update: parallel
-      // guesses each need their own row update, so no more than five are ever compared.
+      const hash = hashFor(phone, code);
+      // One conditional update per try takes one of the five tries, compares and settles the code
+      // at once: a right code is spent and the fifth wrong try kills it. Parallel guesses each need
+      // their own row update, so no more than five are ever compared, and none settles the code
+      // between another's compare and its spend (a fifth wrong try that did refused a right code
+      // already taken as the second try).
       const taken = await db
         .updateTable('verification_codes')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({
+          attempts: eb('attempts', '+', 1),
+          consumed_at: eb
+            .case()
+            .when('code_hash', '=', hash)
+            .then(t)
+            .when('attempts', '>=', MAX_CODE_ATTEMPTS - 1)
+            .then(t)
+            .else(null)
+            .end(),
+        }))
         .where('id', '=', latest.id)
         .where('consumed_at', 'is', null)
         .where('expires_at', '>', t)
         .where('attempts', '<', MAX_CODE_ATTEMPTS)
-        .returning(['attempts', 'code_hash'])
+        .returning(['code_hash'])
         .executeTakeFirst();
-      if (!taken) return false;
-      const right = sameHash(taken.code_hash, hashFor(phone, code));
-      // A right code is spent; the fifth wrong try kills the code.
-      if (!right && taken.attempts < MAX_CODE_ATTEMPTS) return false;
-      const r = await db
-        .updateTable('verification_codes')
-        .set({ consumed_at: t })
-        .where('id', '=', latest.id)
-        .where('consumed_at', 'is', null)
-        .executeTakeFirst();
-      return right && Number(r.numUpdatedRows) === 1;
+      return taken !== undefined && sameHash(taken.code_hash, hash);
     },
     /** Deletes expired codes. The resend pause (60 s) is shorter than a code's life, so it never needs one. */
     async deleteExpired(): Promise<number> {
