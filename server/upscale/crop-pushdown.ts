@@ -10,9 +10,11 @@
 // stride 1 maps output pixel (y, x) to the input window starting at (y, x), so cropping its output
 // by a border is cropping its input by the same border; an element-wise layer maps each pixel to
 // itself. The stage then took 6.3 s, and the job 22.7-23.1 s against 23.3-23.8 (3 pairs; Intel
-// Xeon, AVX-512 masked to AVX2, 2 cores). Small jobs, whose final stage takes the branch from the
-// feature cache, and the one-graph variants, where the branch feeds the next layer too, keep
-// their graphs.
+// Xeon, AVX-512 masked to AVX2, 2 cores). In the 2x and 3x graphs small jobs, whose final stage
+// takes the branch from the feature cache, and the one-graph variants, where the branch feeds the
+// next layer too, keep their graphs. The 4x graphs' crops move in every variant, the untiled one
+// included, for no change measured: a 640x480 4x job took 5.58-6.01 s against 5.61-6.09 tiled and
+// 4.89-5.45 s against 4.96-5.41 untiled (3 pairs each, same machine).
 
 import { type OnnxGraph, type OnnxNode, type OnnxTensor, TensorType } from './onnx-proto.js';
 
