@@ -177,7 +177,12 @@ describe('tiling', () => {
     try {
       // up2x's and up3x's final stage recomputes the second U-Net's skip branch from a crop of its
       // input (crop-pushdown.ts), while the stage that takes the cached branch crops the branch itself
-      for (const modelName of ['up2x-conservative', 'up3x-conservative', 'up4x-no-denoise', 'up4x-conservative']) {
+      for (const modelName of [
+        'up2x-conservative',
+        'up3x-conservative',
+        'up4x-no-denoise',
+        'up4x-conservative',
+      ]) {
         const runs = [];
         for (const e of engines) runs.push(await e.upscale(img, { modelName }));
         const [none, large, inRam, spilled, largeCached] = runs.map((r) => r.skipCachedTiles);
