@@ -90,7 +90,10 @@ export function unhandledErrors(suite: string, report: unknown): FailedTest[] {
   return errors.map((e) => {
     // The first frame of ours says where it came from; the message alone often does not.
     const frame = (e.stack ?? '').split('\n').find((l) => /^\s*at /.test(l) && !l.includes('node_modules') && !l.includes('node:'));
-    return { suite, name: `unhandled ${e.name ?? 'error'}${frame ? ` ${frame.trim()}` : ''}`, reason: firstLine(e.message) || '(no message)' };
+    // Where no frame is ours (a socket's error), the file and the last test vitest saw say where.
+    const where = e.testPath ? ` in ${relative(e.testPath)}${e.testName ? ` › after or during "${e.testName}"` : ''}` : '';
+    const kind = `${e.name ?? 'error'}${e.code ? ` (${e.code})` : ''}`;
+    return { suite, name: `unhandled ${kind}${frame ? ` ${frame.trim()}` : ''}${where}`, reason: firstLine(e.message) || '(no message)' };
   });
 }
 

@@ -49,6 +49,19 @@ describe('the failed tests that npm test names at its end', () => {
     expect(unhandledErrors('server, Node 22', undefined)).toEqual([]);
   });
 
+  it('names the test file and last test of an unhandled error with no frame of ours, and its code', () => {
+    const stack = ['Error: read ECONNRESET', '    at TCP.onStreamRead (node:internal/stream_base_commons:216:20)'].join('\n');
+    const testPath = `${process.cwd()}/tests/server/uploads/cut.test.ts`;
+    const report = { errors: [{ name: 'Error', message: 'read ECONNRESET', stack, code: 'ECONNRESET', testPath, testName: 'a cut upload' }] };
+    expect(unhandledErrors('server, Node 26', report)).toEqual([
+      {
+        suite: 'server, Node 26',
+        name: 'unhandled Error (ECONNRESET) in tests/server/uploads/cut.test.ts › after or during "a cut upload"',
+        reason: 'read ECONNRESET',
+      },
+    ]);
+  });
+
   it('names Playwright tests that failed every try, not those that passed on a retry', () => {
     const report = {
       suites: [
