@@ -177,7 +177,10 @@ export function buildOnnxGraph(
     const opr = paramInt(l, 18, 0);
     const opb = paramInt(l, 19, opr);
     if (s < 2 || g.sw !== s || g.dh !== 1 || g.dw !== 1) return false;
-    // kernel == stride (no overlap) gains nothing: the shuffle costs what col2im did
+    // kernel == stride (no overlap) gains nothing: the shuffle costs what col2im did. A 64->64
+    // 2x2 stride-2 layer with its LeakyRelu on 160^2 / 300^2 inputs, 2 threads: ConvTranspose
+    // 18.4 / 78.2 ms, a 1x1 Conv to 256 channels then DepthToSpace 22.4 / 103.4 ms, that Conv
+    // alone 16.1 / 69.2 (AMD EPYC family 26, AVX-512).
     if (g.kh <= s && g.kw <= s) return false;
     if (paramInt(l, 20, 0) || paramInt(l, 21, 0)) return false;
     const th = Math.ceil(g.kh / s);
