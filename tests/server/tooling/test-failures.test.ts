@@ -60,6 +60,11 @@ describe('the failed tests that npm test names at its end', () => {
         reason: 'read ECONNRESET',
       },
     ]);
+    // An error after the file's last test ended, or in its teardown, carries the file alone.
+    const teardown = { errors: [{ name: 'Error', message: 'read ECONNRESET', stack, testPath }] };
+    expect(unhandledErrors('server, Node 26', teardown)).toEqual([
+      { suite: 'server, Node 26', name: 'unhandled Error in tests/server/uploads/cut.test.ts', reason: 'read ECONNRESET' },
+    ]);
   });
 
   it('names Playwright tests that failed every try, not those that passed on a retry', () => {
