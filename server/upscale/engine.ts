@@ -32,6 +32,7 @@
 // checks the AbortSignal and reports progress. Jobs run one at a time per
 // engine, which bounds memory; callers queue.
 
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as ort from 'onnxruntime-node';
@@ -51,14 +52,17 @@ import {
 } from './converter.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
+import { ensureFeatureCacheDir, featureCacheDir } from './feature-cache-dir.js';
 import { outOfHalfRange } from './half-range.js';
 import { SpillFile } from './spill-file.js';
-import { featureData, featureTensor } from './feature-data.js';
+import { featureData, featureTensor, outputTensor } from './feature-data.js';
+import { AlignedPool } from './aligned-pool.js';
 import { ALPHA_INPUT, IMAGE_INPUT, OWN_END, OWN_START } from './graph-builder.js';
 import { type OutputFormat, decodeImage, encodeImage, upscaleAlpha } from './image-io.js';
 import { type ModelInfo, listModelFiles, parseModelName } from './model-list.js';
 import { onnxCacheDir, weightsDir } from './model-store.js';
 import { ALPHA_RANGE, DEFAULT_ALPHA, isAlphaInRange } from '../../shared/upscale/alpha.js';
+import type { SeLevel } from '../../shared/upscale/se-level.js';
 import { extractTile, storeTile } from '../../shared/upscale/padding.js';
 import {
   type Tile,
@@ -129,6 +133,12 @@ export interface UpscaleEngineOptions {
    * most this (float16; past the cache's RAM they go to its temporary file)
    */
   skipCacheBytes?: number;
+  /**
+   * a job that is not small and whose skip branches pass skipCacheBytes writes them to the
+   * direct-I/O file (page-aligned, see aligned-pool.ts) when they total at most this and the
+   * file's file system has twice that free; otherwise its final stage recomputes them (0: always)
+   */
+  streamedSkipBytes?: number;
   /**
    * jobs cache the later stages' wide skip branches (float16, in the feature
    * cache) instead of recomputing them, within the bounds above; on by default
@@ -282,6 +292,15 @@ const DEFAULT_SKIP_CACHE_BYTES = 512 * 1024 * 1024;
  * (Intel Xeon, AVX-512, 2 cores).
  */
 const DEFAULT_KEPT_SPILL_BYTES = 1024 * 1024 * 1024;
+/**
+ * The most skip-branch bytes a large job writes to the direct-I/O file instead of recomputing
+ * them: all of a 4.2 MP 4x job's (the largest input), whose spill file reached 6 GB with its
+ * features. Instead of recomputing them, a 2 MP 2x job took 19.2-19.8 s against 20.3-20.7 s and a
+ * 4 MP 4x job 62.9-66.4 s against 71.4 (AMD EPYC family 26 masked to AVX2, 2 cores).
+ */
+const DEFAULT_STREAMED_SKIP_BYTES = 8 * 1024 * 1024 * 1024;
+/** page-aligned buffers a streamed job keeps for reuse (aligned-pool.ts): a few tiles' maps */
+const ALIGNED_POOL_BYTES = 192 * 1024 * 1024;
 
 /**
  * Sessions use onnxruntime's memory arena, shrunk after every run. Without an
@@ -313,6 +332,7 @@ export class UpscaleEngine {
   private readonly smallJobCache: number;
   private readonly cacheSkips: boolean;
   private readonly skipCacheBytes: number;
+  private readonly streamedSkipBytes: number;
   private readonly memArena: boolean;
   private readonly spinning: boolean;
   private readonly featureCacheDir: string | undefined;
@@ -336,6 +356,7 @@ export class UpscaleEngine {
     this.smallJobCache = opts.smallJobCacheBytes ?? DEFAULT_SMALL_JOB_CACHE;
     this.cacheSkips = opts.cacheSkips ?? true;
     this.skipCacheBytes = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE_BYTES;
+    this.streamedSkipBytes = opts.streamedSkipBytes ?? DEFAULT_STREAMED_SKIP_BYTES;
     this.memArena = opts.memArena ?? true;
     this.spinning = opts.spinning ?? false;
     this.featureCacheDir = opts.featureCacheDir;
@@ -557,11 +578,15 @@ export class UpscaleEngine {
     session: ort.InferenceSession,
     variant: string,
     feeds: Record<string, ort.Tensor>,
+    /** outputs to write into given tensors (the others null: onnxruntime's own), all of them by default */
+    fetches?: Record<string, ort.Tensor | null>,
   ): Promise<ort.InferenceSession.OnnxValueMapType> {
-    if (!this.onRun) return session.run(feeds, RUN_OPTS);
+    const run = (): Promise<ort.InferenceSession.OnnxValueMapType> =>
+      fetches ? session.run(feeds, fetches, RUN_OPTS) : session.run(feeds, RUN_OPTS);
+    if (!this.onRun) return run();
     const before = process.resourceUsage();
     const started = performance.now();
-    const res = await session.run(feeds, RUN_OPTS);
+    const res = await run();
     const after = process.resourceUsage();
     this.onRun({
       variant,
@@ -760,27 +785,31 @@ export class UpscaleEngine {
     // Skip branches: every stage that computes some also returns them and every
     // stage that would recompute them takes them (the `+skips` variants), or none does.
     const variants = ctx.model.info.variants;
+    const skipBytes = this.skipBytes(ctx);
+    const skipsInKeptFile = small || skipBytes <= this.skipCacheBytes;
     const withSkip =
       half &&
       this.cacheSkips &&
-      (small || this.skipBytes(ctx) <= this.skipCacheBytes) &&
-      Array.from({ length: n + 1 }, (_, k) => variants[`${halfStage(k)}${withSkips}`]).some(Boolean);
+      Array.from({ length: n + 1 }, (_, k) => variants[`${halfStage(k)}${withSkips}`]).some(Boolean) &&
+      (skipsInKeptFile || (skipBytes <= this.streamedSkipBytes && (await this.diskHolds(2 * skipBytes))));
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
       withSkip && variants[`${stageName(k)}${withSkips}`] ? `${stageName(k)}${withSkips}` : stageName(k),
     );
-    // A large job that recomputes its skip branches streams only SE features through the file, maps
-    // of a few MB that a direct read or write moves while a graph run goes on: it spills to the
-    // direct-I/O file and reads each tile's maps ahead. Jobs that cache skip branches (the small
-    // ones, a 640x480 3x one) read back maps of tens of MB at the output's resolution, which no run
-    // hides, and their spill fits the kept file's pages: the direct way, a 640x480 3x job took
-    // 5.9-6.5 s against 5.1-6.7 s (medians 6.3 and 5.7 of 6) and a 4x job peaked at 845-931 MiB
-    // against 762-817 (AMD EPYC family 26, 2 cores).
-    const streamed = !small && !withSkip;
+    // A large job streams its maps through the direct-I/O file and reads each tile's maps ahead:
+    // its SE features, and its skip branches when they pass the kept file's bound but fit
+    // streamedSkipBytes. onnxruntime writes them into page-aligned arrays, which go to the disk and
+    // come back from it in place while a graph run goes on (aligned-pool.ts). Jobs whose skip
+    // branches fit the kept file (the small ones, a 640x480 3x one) spill to its pages, warm after
+    // the first such job: a 640x480 3x job after one like it took 5.7-6.1 s that way against
+    // 5.9-6.3 s direct (AMD EPYC family 26 masked to AVX2, 2 cores).
+    const streamed = !small && !(withSkip && skipsInKeptFile);
+    const pool = streamed && half ? new AlignedPool(ALIGNED_POOL_BYTES) : undefined;
     const cache = new FeatureCache(
       small ? this.smallJobCache : this.cacheBudget,
       quantise,
       this.featureCacheDir,
       streamed ? this.streamSpill : this.spill,
+      pool,
     );
     const put = async (t: Tile, name: string, tensor: ort.Tensor): Promise<void> => {
       const data = featureData(tensor);
@@ -819,16 +848,18 @@ export class UpscaleEngine {
           const feeds = { ...(await (next ?? feedsOf(t))), ...owned.feeds };
           // the next tile's cached maps are read while this tile's graph runs
           next = streamed && i + 1 < tiles.length ? readAhead(feedsOf(tiles[i + 1]!)) : undefined;
-          const res = await this.runGraph(session, stageVariant[k]!, feeds);
+          const own = pool ? this.alignedOutputs(ctx, k, t, session, lastUse, pool) : {};
+          const res = await this.runGraph(session, stageVariant[k]!, feeds, pool ? fetchesOf(session, own) : undefined);
           releaseCached(feeds, cache);
-          const feat = res[featOutput]!;
+          for (const [name, tensor] of Object.entries(own)) freeCopy(res[name], tensor);
+          const feat = own[featOutput] ?? res[featOutput]!;
           this.checkLevel(ctx, k, t, feat);
           this.addSums(k, res, acc);
           area += owned.area;
           const key = featInput(k);
           if ((lastUse.get(key) ?? -1) > k) await put(t, key, feat);
           for (const name of session.outputNames) {
-            const kept = res[name]!;
+            const kept = own[name] ?? res[name]!;
             if (name.startsWith(skipPrefix)) this.checkSkip(ctx, t, name, kept);
             if (isCached(name)) await put(t, name, kept);
           }
@@ -846,6 +877,34 @@ export class UpscaleEngine {
     }
   }
 
+  /**
+   * Stage k's outputs the cache keeps whole (the SE features a later stage reads, the skip
+   * branches), as tensors over page-aligned arrays of the pool for onnxruntime to write into.
+   */
+  private alignedOutputs(
+    ctx: JobContext,
+    k: number,
+    t: Tile,
+    session: ort.InferenceSession,
+    lastUse: Map<string, number>,
+    pool: AlignedPool,
+  ): Record<string, ort.Tensor> {
+    const P = ctx.model.info.geometry.prepad;
+    const own: Record<string, ort.Tensor> = {};
+    const aligned = (channels: number, law: SeLevel): ort.Tensor => {
+      const dims = [1, channels, levelSide(t.h, P, law), levelSide(t.w, P, law)];
+      const values = channels * dims[2]! * dims[3]!;
+      return outputTensor(new Uint16Array(pool.take(values * FEATURE_BYTES), 0, values), dims);
+    };
+    for (const name of session.outputNames) {
+      if (name === featOutput && (lastUse.get(featInput(k)) ?? -1) > k)
+        own[name] = aligned(ctx.model.info.se[k]!.channels, ctx.model.info.levels[k]!);
+      const skip = ctx.model.info.skips.find((x) => x.name === name);
+      if (skip) own[name] = aligned(skip.channels, skip);
+    }
+    return own;
+  }
+
   /** The skip branches' bytes (float16) over every tile, were the job to cache them. */
   private skipBytes(ctx: JobContext): number {
     const P = ctx.model.info.geometry.prepad;
@@ -854,6 +913,21 @@ export class UpscaleEngine {
       for (const t of ctx.grid.tiles)
         bytes += skip.channels * levelSide(t.h, P, skip) * levelSide(t.w, P, skip) * 2;
     return bytes;
+  }
+
+  /**
+   * Whether the file system of the feature cache's folder has `bytes` free for this process
+   * (false when that cannot be told): a job asks for twice what it will write, leaving room for
+   * its SE features and for other jobs.
+   */
+  private async diskHolds(bytes: number): Promise<boolean> {
+    try {
+      const dir = await ensureFeatureCacheDir(this.featureCacheDir ?? featureCacheDir());
+      const fsStats = await statfs(dir);
+      return fsStats.bavail * fsStats.bsize >= bytes;
+    } catch {
+      return false;
+    }
   }
 
   /** Upper bound of the features a cached run holds at once (every cached level of every tile). */
@@ -953,6 +1027,22 @@ function isCached(name: string): boolean {
 async function cachedFeed(feeds: Record<string, ort.Tensor>, cache: FeatureCache, t: Tile, name: string): Promise<void> {
   const f = await cache.get(`${t.row}:${t.col}:${name}`);
   feeds[name] = featureTensor(f.data, f.dims);
+}
+
+/**
+ * Frees the copy onnxruntime-node (1.30) hands back of an output it wrote into `given`, now rather
+ * than at the next garbage collection: detaching its buffer releases the memory. (Without it a
+ * 4 MP 4x job's copies, 80 MB a tile, stayed until collected.)
+ */
+function freeCopy(copy: ort.Tensor | undefined, given: ort.Tensor): void {
+  const data = copy?.data;
+  if (!ArrayBuffer.isView(data) || data.buffer === (given.data as ArrayBufferView).buffer) return;
+  (data.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
+}
+
+/** A run's fetches: the given tensors, and null (onnxruntime's own) for every other output. */
+function fetchesOf(session: ort.InferenceSession, own: Record<string, ort.Tensor>): Record<string, ort.Tensor | null> {
+  return Object.fromEntries(session.outputNames.map((name) => [name, own[name] ?? null]));
 }
 
 function pick(feeds: Record<string, ort.Tensor>, names: readonly string[]): Record<string, ort.Tensor> {

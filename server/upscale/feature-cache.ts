@@ -17,6 +17,7 @@
 // killed process is found and removed at the next start. An engine lends each
 // job's cache its own file (spill-file.ts), whose pages stay from job to job.
 
+import { type AlignedPool, isPageAligned } from './aligned-pool.js';
 import { halfBits, halfValues } from './half-float.js';
 import { SpillFile } from './spill-file.js';
 
@@ -46,6 +47,8 @@ interface DiskEntry {
   slot: number;
   /** settles once the bytes are in the file (they are written behind the job, see `put`) */
   written: Promise<void>;
+  /** whether `written` has settled */
+  writeDone: boolean;
 }
 interface Entry {
   storage: Storage;
@@ -83,6 +86,11 @@ export class FeatureCache {
     dir?: string,
     /** a file the caller keeps between caches; the cache writes it from its start */
     spill?: SpillFile,
+    /**
+     * page-aligned buffers (a direct file's): maps are read back into them, and a put map that
+     * is in one goes back to the pool once the cache is done with it
+     */
+    private readonly pool?: AlignedPool,
   ) {
     this.spill = spill ?? new SpillFile(0, dir);
     this.ownsFile = !spill;
@@ -128,6 +136,7 @@ export class FeatureCache {
       for (let i = 0; i < data.length; i++) q[i] = Math.round((at(i) - min) * k);
       stored = q;
       storage = values ? 'u8-f16' : 'u8';
+      this.giveBack(data);
     }
     if (this.memBytes + stored.byteLength <= this.budgetBytes) {
       this.entries.set(key, { storage, dims, min, max, where: { kind: 'mem', data: stored } });
@@ -142,8 +151,14 @@ export class FeatureCache {
     // Written behind: the caller's next graph run goes on meanwhile (under direct I/O the wait is
     // the disk's, not the CPU's). A failed write fails the `get` of its map.
     const written = this.spill.write(bytes, offset);
+    const where: DiskEntry = { kind: 'disk', offset, bytes: bytes.length, slot, written, writeDone: false };
+    const settle = (): void => {
+      where.writeDone = true;
+      if (stored === data) this.giveBack(data);
+    };
+    void written.then(settle, settle);
     written.catch(() => undefined); // not a rejection nobody handles: `get` and `close` see it
-    this.entries.set(key, { storage, dims, min, max, where: { kind: 'disk', offset, bytes: bytes.length, slot, written } });
+    this.entries.set(key, { storage, dims, min, max, where });
     this.spilledBytes += bytes.length;
     this.writing.push({ done: written, bytes: bytes.length });
     this.writingBytes += bytes.length;
@@ -188,7 +203,18 @@ export class FeatureCache {
     return slot.offset;
   }
 
+  /** Hands a pool's buffer back to the pool (any other array is the collector's). */
+  private giveBack(data: ArrayBufferView): void {
+    if (this.pool && isPageAligned(data)) this.pool.give(data.buffer as ArrayBuffer);
+  }
+
   private readBuffer(bytes: number): Uint8Array {
+    if (this.pool && this.spill.isDirect) {
+      // read in place (spill-file.ts), into pages the pool keeps warm
+      const buf = this.pool.take(bytes);
+      this.fromFile.add(buf);
+      return new Uint8Array(buf, 0, bytes);
+    }
     const pooled = this.readPool.get(bytes)?.pop();
     if (pooled) {
       this.readPoolBytes -= bytes;
@@ -208,7 +234,14 @@ export class FeatureCache {
   }
 
   private recycle(buf: ArrayBuffer): void {
-    if (!this.fromFile.has(buf) || this.readPoolBytes + buf.byteLength > READ_POOL_BYTES) return;
+    if (!this.fromFile.has(buf)) return;
+    if (this.pool?.owns(buf)) {
+      // the pool may lend it next as a graph output that an entry keeps: no longer ours to recycle
+      this.fromFile.delete(buf);
+      this.pool.give(buf);
+      return;
+    }
+    if (this.readPoolBytes + buf.byteLength > READ_POOL_BYTES) return;
     const list = this.readPool.get(buf.byteLength) ?? [];
     list.push(buf);
     this.readPool.set(buf.byteLength, list);
@@ -225,11 +258,12 @@ export class FeatureCache {
       if (this.closed) throw new Error(`feature ${key}: the cache was closed`);
       const buf = this.readBuffer(e.where.bytes);
       await this.spill.read(buf, e.where.offset);
+      // the read buffer may be a larger pool buffer's start
       raw =
         e.storage === 'f16'
-          ? new Uint16Array(buf.buffer)
+          ? new Uint16Array(buf.buffer, 0, buf.length / 2)
           : e.storage === 'f32'
-            ? new Float32Array(buf.buffer)
+            ? new Float32Array(buf.buffer, 0, buf.length / 4)
             : buf;
     }
     if (!(raw instanceof Uint8Array)) return { data: raw, dims: e.dims };
@@ -251,9 +285,18 @@ export class FeatureCache {
   async delete(key: string): Promise<void> {
     const e = this.entries.get(key);
     if (!e) return;
-    if (e.where.kind === 'mem') this.memBytes -= e.where.data.byteLength;
-    else this.freeSlot(e.where.offset, e.where.slot);
     this.entries.delete(key);
+    if (e.where.kind === 'mem') {
+      this.memBytes -= e.where.data.byteLength;
+      this.giveBack(e.where.data);
+      return;
+    }
+    // With a pool some maps are written in place (spill-file.ts), not ordered after the writes
+    // asked for before them: a write still going on then keeps its slot until it is done, so that
+    // no later write lands on the same bytes first. Staged writes alone keep their order.
+    const { offset, slot, written } = e.where;
+    if (!this.pool || e.where.writeDone) this.freeSlot(offset, slot);
+    else void written.then(() => this.freeSlot(offset, slot), () => this.freeSlot(offset, slot));
   }
 
   async close(): Promise<void> {

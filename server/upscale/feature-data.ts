@@ -28,3 +28,15 @@ export function featureTensor(data: FeatureData, dims: readonly number[]): ort.T
   // A plain value in the binding's shape; see above for why it is not an ort.Tensor.
   return feed as unknown as ort.Tensor;
 }
+
+/**
+ * A preallocated float16 output: onnxruntime writes the map into `data` (a page-aligned array of
+ * aligned-pool.ts). session.run takes only an ort.Tensor as a fetch, and on Node 24 an ort.Tensor
+ * holds its float16 data as a Float16Array, which the binding refuses (above): the tensor's
+ * `data` is shadowed by the Uint16Array itself, the one property of it the binding reads.
+ */
+export function outputTensor(data: Uint16Array, dims: readonly number[]): ort.Tensor {
+  const tensor = new ort.Tensor('float16', data, dims);
+  Object.defineProperty(tensor, 'data', { value: data });
+  return tensor;
+}

@@ -18,13 +18,15 @@
 //
 // Direct reads go in chunks, all of a map's at once, each through a staging chunk of its own: a graph run
 // holds the job's thread, so a chunk read after another one would wait for the run's end; at once,
-// libuv's threads read a tile's maps while the run before it goes on.
+// libuv's threads read a tile's maps while the run before it goes on. A map in a page-aligned array
+// (aligned-pool.ts) needs no staging: it is written and read in place, all its chunks at once.
 
 import { constants } from 'node:fs';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 
+import { isPageAligned } from './aligned-pool.js';
 import { AlignedStaging, STAGING_BYTES, alignUp } from './aligned-staging.js';
 import { ensureFeatureCacheDir, featureCacheDir, spillFileName } from './feature-cache-dir.js';
 
@@ -41,13 +43,15 @@ export class SpillFile {
   /** whether the open file does direct I/O */
   private directIo = false;
   /**
-   * Writes run one at a time in the order they were asked for, through a staging buffer of their
-   * own. Reads start at once, up to READ_SLOTS direct chunks in flight (the rest wait for a slot):
-   * writes and reads go on while a graph run holds the job's thread. A read waits for the write of
-   * its slot of the file (the feature cache's `get` does).
+   * Staged writes run one at a time in the order they were asked for, through a staging buffer of
+   * their own. Reads, and writes of page-aligned maps from where they are, start at once (staged
+   * reads up to READ_SLOTS direct chunks in flight, the rest waiting for a slot): transfers go on
+   * while a graph run holds the job's thread. A read waits for the write of its slot of the file
+   * (the feature cache's `get` does).
    */
   private writes: Promise<unknown> = Promise.resolve();
-  private readonly reads = new Set<Promise<unknown>>();
+  /** transfers that start at once, which `settled` waits for beside the staged writes */
+  private readonly unordered = new Set<Promise<unknown>>();
   private readonly writeStaging = new AlignedStaging();
   private readonly readStaging = new AlignedStaging(READ_CHUNK_BYTES * READ_SLOTS);
   private readonly readSlots = pLimit(READ_SLOTS);
@@ -117,23 +121,53 @@ export class SpillFile {
    * for before it; `data` must stay as it is until the returned promise settles.
    */
   write(data: Uint8Array, offset: number): Promise<void> {
+    if (this.direct && isPageAligned(data)) return this.track(this.writeInPlace(data, offset));
     const result = this.writes.then(() => this.writeNow(data, offset));
     this.writes = result.catch(() => undefined);
     return result;
   }
 
+  /**
+   * A page-aligned map (aligned-pool.ts) is written from where it is, at once, beside the staged
+   * writes: it needs no staging buffer and no turn of the job's thread between its chunks. Its slot
+   * is not one a write still going on has (the feature cache frees a slot once its write is done).
+   */
+  private async writeInPlace(data: Uint8Array, offset: number): Promise<void> {
+    const file = await this.handle();
+    if (!this.directIo) {
+      await file.write(data, 0, data.length, offset);
+      return;
+    }
+    const pages = new Uint8Array(data.buffer, data.byteOffset, alignUp(data.length));
+    try {
+      await Promise.all(
+        chunkStarts(pages.length).map((done) =>
+          file.write(pages, done, Math.min(READ_CHUNK_BYTES, pages.length - done), offset + done),
+        ),
+      );
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EINVAL') throw e;
+      await this.reopenBuffered();
+      await this.writeInPlace(data, offset);
+    }
+  }
+
+  /** Counts a transfer among those `settled` waits for. */
+  private track<T>(transfer: Promise<T>): Promise<T> {
+    const tracked = transfer.catch(() => undefined);
+    this.unordered.add(tracked);
+    void tracked.then(() => this.unordered.delete(tracked));
+    return transfer;
+  }
+
   /** Reads `into.length` bytes from `offset` into `into`. */
   read(into: Uint8Array, offset: number): Promise<void> {
-    const result = this.readNow(into, offset);
-    const tracked = result.catch(() => undefined);
-    this.reads.add(tracked);
-    void tracked.then(() => this.reads.delete(tracked));
-    return result;
+    return this.track(this.readNow(into, offset));
   }
 
   /** Waits for every transfer asked for so far. */
   private async settled(): Promise<void> {
-    await Promise.all([this.writes, ...this.reads]);
+    await Promise.all([this.writes, ...this.unordered]);
   }
 
   private async writeNow(data: Uint8Array, offset: number): Promise<void> {
@@ -162,11 +196,11 @@ export class SpillFile {
       await readFully(file, into, offset);
       return;
     }
-    const starts: number[] = [];
-    for (let done = 0; done < into.length; done += READ_CHUNK_BYTES) starts.push(done);
     // every chunk settles before the map is answered, so none writes into `into` after that
     const chunks = await Promise.allSettled(
-      starts.map((done) => this.readSlots(() => this.readChunk(file, into, offset, done))),
+      isPageAligned(into)
+        ? chunkStarts(into.length).map((done) => readInPlace(file, into, offset, done))
+        : chunkStarts(into.length).map((done) => this.readSlots(() => this.readChunk(file, into, offset, done))),
     );
     const failed = chunks.find((c) => c.status === 'rejected');
     if (!failed) return;
@@ -234,6 +268,20 @@ export class SpillFile {
       if (filePath) await rm(filePath, { force: true });
     }
   }
+}
+
+/** The start of each READ_CHUNK_BYTES chunk of a transfer of `bytes`. */
+function chunkStarts(bytes: number): number[] {
+  const starts: number[] = [];
+  for (let done = 0; done < bytes; done += READ_CHUNK_BYTES) starts.push(done);
+  return starts;
+}
+
+/** One direct read of a page-aligned map's chunk from `done`, straight into the map's own pages. */
+async function readInPlace(file: FileHandle, into: Uint8Array, offset: number, done: number): Promise<void> {
+  const want = Math.min(READ_CHUNK_BYTES, into.length - done);
+  const pages = new Uint8Array(into.buffer, into.byteOffset + done, alignUp(want));
+  await readFully(file, pages, offset + done, want);
 }
 
 /**

@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { AlignedPool } from '../../../server/upscale/aligned-pool.js';
+import { DIRECT_IO_ALIGN } from '../../../server/upscale/aligned-staging.js';
 import { FeatureCache } from '../../../server/upscale/feature-cache.js';
+import { SpillFile } from '../../../server/upscale/spill-file.js';
 import { halfBits, halfValues } from '../../../server/upscale/half-float.js';
 
 /** a cache that closes (and deletes its file) whatever the test does */
@@ -148,5 +154,73 @@ describe('feature cache spilled to its temporary file', () => {
         expect(back[255]).toBe(half[255]);
       });
     }
+  });
+});
+
+/** a cache over a direct-I/O file with a pool of page-aligned arrays, as a large job's */
+async function withPooledCache(
+  budgetBytes: number,
+  test: (cache: FeatureCache, pool: AlignedPool, spill: SpillFile) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'loom-pooled-cache-'));
+  const pool = new AlignedPool(16 * 1024 * 1024);
+  const spill = new SpillFile(0, dir, true);
+  const cache = new FeatureCache(budgetBytes, false, dir, spill, pool);
+  try {
+    await test(cache, pool, spill);
+  } finally {
+    await cache.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `n` float32 values of the ramp in an array of the pool */
+function pooledRamp(pool: AlignedPool, n: number, seed: number): Float32Array {
+  const data = new Float32Array(pool.take(n * 4), 0, n);
+  data.set(ramp(n, seed));
+  return data;
+}
+
+describe('feature cache with a pool of page-aligned arrays', () => {
+  it('gives a map kept in memory back to the pool when deleted, a spilled one once written, and reads maps back into the pool', async () => {
+    const n = 3000; // 12,000 bytes: one 64 KiB buffer of the pool
+    await withPooledCache(n * 4, async (cache, pool, spill) => {
+      const kept = pooledRamp(pool, n, 1);
+      await cache.put('kept', kept, [n]);
+      const got = (await cache.get('kept')).data;
+      expect(got).toBe(kept);
+      cache.release(got); // still the entry's: not the pool's again
+      const other = pool.take(n * 4);
+      expect(other).not.toBe(kept.buffer);
+      pool.give(other);
+      const spilled = pooledRamp(pool, n, 2);
+      expect(spilled.buffer).toBe(other);
+      await cache.put('spilled', spilled, [n]); // past the budget: to the file, in place
+      const back = (await cache.get('spilled')).data;
+      expect(spill.isDirect).toBe(true);
+      expect(back).toEqual(ramp(n, 2));
+      // the written map's buffer went back to the pool, which lent it for the read
+      expect(back.buffer).toBe(spilled.buffer);
+      cache.release(back);
+      await cache.delete('kept');
+      const lent = [pool.take(n * 4), pool.take(n * 4)];
+      expect(lent).toContain(kept.buffer);
+      expect(lent).toContain(spilled.buffer);
+    });
+  });
+
+  it('keeps a deleted map’s slot until its write is done, then lets another map take it', async () => {
+    const n = DIRECT_IO_ALIGN; // four pages a map
+    await withPooledCache(0, async (cache, pool) => {
+      await cache.put('a', pooledRamp(pool, n, 1), [n]);
+      await cache.delete('a'); // its write is still going on
+      await cache.put('b', pooledRamp(pool, n, 2), [n]);
+      expect(cache.fileBytes).toBe(2 * n * 4);
+      expect((await cache.get('b')).data).toEqual(ramp(n, 2));
+      await cache.put('c', pooledRamp(pool, n, 3), [n]); // a's write is done: its slot is free
+      expect(cache.fileBytes).toBe(2 * n * 4);
+      expect((await cache.get('c')).data).toEqual(ramp(n, 3));
+      expect((await cache.get('b')).data).toEqual(ramp(n, 2));
+    });
   });
 });

@@ -112,7 +112,7 @@ describe('tiling', () => {
 
   it('a large job streams its features through a direct-I/O file, read ahead of each tile, with the result of features kept in memory', async () => {
     const spillDir = mkdtempSync(path.join(tmpdir(), 'loom-parity-stream-'));
-    const large = { modelsDir: dir, maxTile: { 2: 28, 4: 28 }, smallJobFeatureBytes: 0, skipCacheBytes: 0, cacheBudgetBytes: 0, featureCacheDir: spillDir };
+    const large = { modelsDir: dir, maxTile: { 2: 28, 4: 28 }, smallJobFeatureBytes: 0, skipCacheBytes: 0, streamedSkipBytes: 0, cacheBudgetBytes: 0, featureCacheDir: spillDir };
     const direct = new UpscaleEngine(large);
     const buffered = new UpscaleEngine({ ...large, directSpill: false });
     const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 4: 28 }, cacheSkips: false });
@@ -135,10 +135,37 @@ describe('tiling', () => {
     }
   });
 
+  it('a large job past skipCacheBytes streams its skip branches too, written and read in place, with the result of keeping them in memory', async () => {
+    const spillDir = mkdtempSync(path.join(tmpdir(), 'loom-parity-stream-skips-'));
+    const large = { modelsDir: dir, maxTile: { 2: 28, 3: 32, 4: 28 }, smallJobFeatureBytes: 0, skipCacheBytes: 0, cacheBudgetBytes: 0, featureCacheDir: spillDir };
+    const direct = new UpscaleEngine(large);
+    const buffered = new UpscaleEngine({ ...large, directSpill: false });
+    // a small job keeps the same float16 skip branches in memory
+    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: large.maxTile });
+    try {
+      const img = await texturedImage(64, 56, 13);
+      for (const modelName of ['up2x-conservative', 'up3x-conservative', 'up4x-conservative']) {
+        const kept = await inRam.upscale(img, { modelName });
+        expect(kept.skipCachedTiles).toBe(kept.tiles);
+        const expected = (await rawRgb(kept.data)).data;
+        for (const engine of [direct, buffered]) {
+          const r = await engine.upscale(img, { modelName });
+          expect([r.strategy, r.skipCachedTiles]).toEqual(['cached', r.tiles]);
+          expect(diff((await rawRgb(r.data)).data, expected).max).toBe(0);
+          expect(readdirSync(spillDir)).toEqual([]);
+        }
+      }
+    } finally {
+      await Promise.all([direct.close(), buffered.close(), inRam.close()]);
+      rmSync(spillDir, { recursive: true, force: true });
+    }
+  });
+
   it('a streaming job cancelled mid-job with maps read ahead leaves no file, and the next job is exact', async () => {
     const spillDir = mkdtempSync(path.join(tmpdir(), 'loom-parity-stream-cancel-'));
     const engine = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, smallJobFeatureBytes: 0, skipCacheBytes: 0, cacheBudgetBytes: 0, featureCacheDir: spillDir });
-    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 }, cacheSkips: false });
+    // the same float16 skip branches, kept in memory by a small job
+    const inRam = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28 } });
     try {
       const img = await texturedImage(64, 56, 11);
       const modelName = 'up2x-conservative';
@@ -168,7 +195,8 @@ describe('tiling', () => {
     const engines = [
       new UpscaleEngine({ modelsDir: dir, maxTile, cacheSkips: false }),
       // a large job (its features over the small-job size) whose skip branches are over skipCacheBytes
-      new UpscaleEngine({ modelsDir: dir, maxTile, smallJobFeatureBytes: 0, skipCacheBytes: 0 }),
+      // and streamedSkipBytes
+      new UpscaleEngine({ modelsDir: dir, maxTile, smallJobFeatureBytes: 0, skipCacheBytes: 0, streamedSkipBytes: 0 }),
       new UpscaleEngine({ modelsDir: dir, maxTile }),
       new UpscaleEngine({ modelsDir: dir, maxTile, cacheBudgetBytes: 0, smallJobCacheBytes: 0 }),
       // a large job within skipCacheBytes caches them, spilled past the large job's cache RAM

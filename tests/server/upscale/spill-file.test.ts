@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { ensureFeatureCacheDir, featureCacheDir } from '../../../server/upscale/feature-cache-dir.js';
 import { FeatureCache } from '../../../server/upscale/feature-cache.js';
+import { AlignedPool } from '../../../server/upscale/aligned-pool.js';
 import { DIRECT_IO_ALIGN, STAGING_BYTES } from '../../../server/upscale/aligned-staging.js';
 import { SpillFile } from '../../../server/upscale/spill-file.js';
 
@@ -158,6 +159,39 @@ describe('the spill file with direct I/O', () => {
         expect(bytesOf(backs[i]!.data).equals(bytesOf(map(n, i))), `map ${i}`).toBe(true);
     } finally {
       await cache.close();
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes and reads page-aligned maps in place, beside staged ones, each bit for bit', async () => {
+    const spill = new SpillFile(0, dir, true);
+    const pool = new AlignedPool(64 * 1024 * 1024);
+    // 9 MiB and a bit (three chunks, the last one short) and a map under a page
+    const sizes = [(9 * 1024 * 1024) / 4 + 1001, 700];
+    const aligned = sizes.map((n, i) => {
+      const into = new Float32Array(pool.take(n * 4), 0, n);
+      into.set(map(n, i * 3));
+      return new Uint8Array(into.buffer, 0, n * 4);
+    });
+    const staged = new Uint8Array(map(5000, 9).buffer);
+    const slots = [0, 10 * 1024 * 1024, 11 * 1024 * 1024];
+    try {
+      await Promise.all([spill.write(aligned[0]!, slots[0]!), spill.write(staged, slots[1]!), spill.write(aligned[1]!, slots[2]!)]);
+      expect(spill.isDirect).toBe(true);
+      // read back into pool arrays (in place) and into a plain one (through the staging)
+      for (const [i, n] of sizes.entries()) {
+        const back = new Uint8Array(pool.take(n * 4), 0, n * 4);
+        await spill.read(back, slots[i === 0 ? 0 : 2]!);
+        expect(Buffer.from(back).equals(Buffer.from(map(n, i * 3).buffer))).toBe(true);
+        const plain = new Uint8Array(n * 4);
+        await spill.read(plain, slots[i === 0 ? 0 : 2]!);
+        expect(Buffer.from(plain).equals(Buffer.from(map(n, i * 3).buffer))).toBe(true);
+      }
+      const back = new Uint8Array(pool.take(staged.length), 0, staged.length);
+      await spill.read(back, slots[1]!);
+      expect(Buffer.from(back).equals(Buffer.from(staged))).toBe(true);
+    } finally {
+      await spill.close();
     }
     expect(readdirSync(dir)).toEqual([]);
   });
