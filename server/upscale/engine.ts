@@ -491,6 +491,7 @@ export class UpscaleEngine {
       alpha: p.alpha,
       opts,
       units: 0,
+      reported: 0,
       done: 0,
       checkAbort,
     };
@@ -509,12 +510,21 @@ export class UpscaleEngine {
       await this.sampled(ctx);
     } else {
       strategy = 'cached';
+      const quantise = p.cacheMode !== 0;
+      const cachedRun = async (half: boolean): Promise<number> => {
+        try {
+          return await this.cached(ctx, quantise, half, true);
+        } catch (e) {
+          if (!(e instanceof SkipSpillFailed)) throw e;
+          return this.cached(ctx, quantise, half, false);
+        }
+      };
       try {
-        skipCachedTiles = await this.cached(ctx, p.cacheMode !== 0, true);
+        skipCachedTiles = await cachedRun(true);
       } catch (e) {
         if (!(e instanceof HalfRangeExceeded)) throw e;
         float32Features = true;
-        skipCachedTiles = await this.cached(ctx, p.cacheMode !== 0, false);
+        skipCachedTiles = await cachedRun(false);
       }
     }
     opts.onProgress?.(1);
@@ -608,7 +618,9 @@ export class UpscaleEngine {
 
   private async step(ctx: JobContext): Promise<void> {
     ctx.done++;
-    ctx.opts.onProgress?.(Math.min(0.99, ctx.done / ctx.units));
+    // a job that runs again (float16's range, a full disk) adds units: its bar never goes back
+    ctx.reported = Math.max(ctx.reported, Math.min(0.99, ctx.done / ctx.units));
+    ctx.opts.onProgress?.(ctx.reported);
     await nextTurn(); // let I/O callbacks run between tiles
     ctx.checkAbort();
   }
@@ -769,8 +781,10 @@ export class UpscaleEngine {
    * branches were cached. `half`: the stages pass the features on as float16
    * (and may cache the skip branches); throws HalfRangeExceeded when a map to
    * cache is past float16's range, before the final stage writes any output.
+   * `streamSkips`: a large job may write its skip branches to the direct file
+   * (see streamedSkipBytes); throws SkipSpillFailed when that file's disk fills up.
    */
-  private async cached(ctx: JobContext, quantise: boolean, half: boolean): Promise<number> {
+  private async cached(ctx: JobContext, quantise: boolean, half: boolean, streamSkips: boolean): Promise<number> {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
     // a second run (after HalfRangeExceeded) goes on from the first one's progress
@@ -791,7 +805,8 @@ export class UpscaleEngine {
       half &&
       this.cacheSkips &&
       Array.from({ length: n + 1 }, (_, k) => variants[`${halfStage(k)}${withSkips}`]).some(Boolean) &&
-      (skipsInKeptFile || (skipBytes <= this.streamedSkipBytes && (await this.diskHolds(2 * skipBytes))));
+      (skipsInKeptFile ||
+        (streamSkips && skipBytes <= this.streamedSkipBytes && (await this.diskHolds(2 * skipBytes))));
     const stageVariant = Array.from({ length: n + 1 }, (_, k) =>
       withSkip && variants[`${stageName(k)}${withSkips}`] ? `${stageName(k)}${withSkips}` : stageName(k),
     );
@@ -871,6 +886,9 @@ export class UpscaleEngine {
       }
       await this.finalPass(ctx, tiles, stageVariant[n]!, means, cache, await stageSession(n), streamed);
       return withSkip ? tiles.length : 0;
+    } catch (e) {
+      if (withSkip && streamed && isDiskFull(e)) throw new SkipSpillFailed(e);
+      throw e;
     } finally {
       await scoped?.release();
       await cache.close();
@@ -976,6 +994,8 @@ interface JobContext {
   alpha: number;
   opts: UpscaleOptions;
   units: number;
+  /** the last fraction reported */
+  reported: number;
   done: number;
   checkAbort: () => void;
 }
@@ -998,6 +1018,24 @@ class HalfRangeExceeded extends Error {
     super(`${map} is past float16's range`);
     this.name = 'HalfRangeExceeded';
   }
+}
+
+/**
+ * The disk of a large job's spill file filled up under its skip branches: other jobs' spills can
+ * take what the job saw free when it began. The job runs again with its skip branches recomputed,
+ * which writes only its SE features (a fraction of the bytes), rather than fail.
+ */
+class SkipSpillFailed extends Error {
+  constructor(cause: unknown) {
+    super('the spill file’s disk is full', { cause });
+    this.name = 'SkipSpillFailed';
+  }
+}
+
+/** A write refused for want of room: the file system is full, or the user's quota or file size limit is reached. */
+function isDiskFull(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG';
 }
 
 /**
