@@ -794,7 +794,7 @@ export class UpscaleEngine {
   private async cached(ctx: JobContext, quantise: boolean, half: boolean, streamSkips: boolean): Promise<number> {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
-    // a second run (after HalfRangeExceeded) goes on from the first one's progress
+    // a second run (after HalfRangeExceeded or SkipSpillFailed) goes on from the first one's progress
     ctx.units = ctx.done + tiles.length * (n + 1);
     const stageName = (k: number): string => (half ? halfStage(k) : `stage-${k}`);
     // A cached map is dropped after the last stage that reads it (skip
