@@ -62,10 +62,4 @@ export class AlignedPool {
     this.free.set(buf.byteLength, list);
     this.freeBytes += buf.byteLength;
   }
-
-  /** Drops every kept buffer (their memory goes with the next garbage collection). */
-  clear(): void {
-    this.free.clear();
-    this.freeBytes = 0;
-  }
 }

@@ -32,9 +32,5 @@ describe('aligned pool', () => {
     pool.give(new ArrayBuffer(131_072)); // not the pool's: ignored
     expect(pool.owns(a)).toBe(true);
     expect(pool.owns(new ArrayBuffer(8))).toBe(false);
-    const c = pool.take(10);
-    pool.give(c);
-    pool.clear();
-    expect(pool.take(10)).not.toBe(c);
   });
 });
