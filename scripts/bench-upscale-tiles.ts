@@ -14,7 +14,7 @@ import os from 'node:os';
 import { setTimeout } from 'node:timers/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { childJob, runChild } from './bench-child.js';
+import { childJob, ownPeakRssBytes, runChild } from './bench-child.js';
 import { photoLike } from './bench-images.js';
 import { relaunchAsAvx2IfAsked } from './avx2-only.js';
 import { machineLine } from './machine-line.js';
@@ -92,7 +92,7 @@ async function child(job: ChildJobSpec): Promise<void> {
     wallMs,
     userS: used.user / 1e6,
     sysS: used.system / 1e6,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: ownPeakRssBytes(),
     tiles: r.tiles,
     strategy: r.strategy,
     runUserS,
