@@ -76,6 +76,9 @@ export const OWN_END = 'own_end';
 
 const INT64_MAX = 2 ** 62;
 
+/** a 0-d int64 initializer (Range's bounds, a Gather's single index) */
+const int64Scalar = (name: string, value: number): OnnxTensor => ({ ...int64Tensor(name, [value]), dims: [] });
+
 export function buildOnnxGraph(
   graph: NcnnGraph,
   weights: Map<string, LayerWeights>,
@@ -485,15 +488,37 @@ export function buildOnnxGraph(
     const { blob, name } = spec.ownedSum;
     inputs.push({ name: OWN_START, elemType: TensorType.INT64, shape: [2] });
     inputs.push({ name: OWN_END, elemType: TensorType.INT64, shape: [2] });
+    // The owned part's sums without copying it out (a Slice is one thread's copy of the map): the
+    // map times a 0/1 mask of the owned columns (MatMul reads it once, on every thread), then the
+    // per-row sums times a mask of the owned rows. In a 2 MP 2x job the crops took 0.25 s.
+    const map = ref(blob);
     inits.push(int64Tensor(`${name}_axes`, [2, 3]));
-    nodes.push({
-      opType: 'Slice',
-      inputs: [ref(blob), OWN_START, OWN_END, `${name}_axes`],
-      outputs: [`${name}_region`],
-    });
+    inits.push(int64Scalar(`${name}_zero`, 0));
+    inits.push(int64Scalar(`${name}_one`, 1));
+    inits.push(int64Tensor(`${name}_last`, [1]));
+    nodes.push({ opType: 'Shape', inputs: [map], outputs: [`${name}_shape`] });
+    const mask = (axis: 0 | 1): string => {
+      const p = `${name}_${axis ? 'cols' : 'rows'}`;
+      inits.push(int64Tensor(`${p}_at`, [axis]));
+      inits.push(int64Scalar(`${p}_dim`, 2 + axis));
+      nodes.push({ opType: 'Gather', inputs: [`${name}_shape`, `${p}_dim`], outputs: [`${p}_n`], attrs: { axis: 0 } });
+      nodes.push({ opType: 'Range', inputs: [`${name}_zero`, `${p}_n`, `${name}_one`], outputs: [`${p}_index`] });
+      nodes.push({ opType: 'Gather', inputs: [OWN_START, `${p}_at`], outputs: [`${p}_start`], attrs: { axis: 0 } });
+      nodes.push({ opType: 'Gather', inputs: [OWN_END, `${p}_at`], outputs: [`${p}_end`], attrs: { axis: 0 } });
+      nodes.push({ opType: 'GreaterOrEqual', inputs: [`${p}_index`, `${p}_start`], outputs: [`${p}_from`] });
+      nodes.push({ opType: 'Less', inputs: [`${p}_index`, `${p}_end`], outputs: [`${p}_to`] });
+      nodes.push({ opType: 'And', inputs: [`${p}_from`, `${p}_to`], outputs: [`${p}_owned`] });
+      nodes.push({ opType: 'Cast', inputs: [`${p}_owned`], outputs: [`${p}_01`], attrs: { to: TensorType.FLOAT } });
+      nodes.push({ opType: 'Unsqueeze', inputs: [`${p}_01`, `${name}_last`], outputs: [`${p}_mask`] });
+      return `${p}_mask`;
+    };
+    const cols = mask(1);
+    const rows = mask(0);
+    nodes.push({ opType: 'MatMul', inputs: [map, cols], outputs: [`${name}_row_sums`] });
+    nodes.push({ opType: 'Mul', inputs: [`${name}_row_sums`, rows], outputs: [`${name}_owned_rows`] });
     nodes.push({
       opType: 'ReduceSum',
-      inputs: [`${name}_region`, `${name}_axes`],
+      inputs: [`${name}_owned_rows`, `${name}_axes`],
       outputs: [name],
       attrs: { keepdims: 0 },
     });
