@@ -8,6 +8,7 @@ import { featureTensor } from '../../../server/upscale/feature-data.js';
 import {
   type OnnxGraph,
   type OnnxNode,
+  type OnnxValueInfo,
   TensorType,
   encodeModel,
   floatTensor,
@@ -34,10 +35,17 @@ function graph(opts: { pads?: number; convAlsoOutput?: boolean; halfOutput?: boo
     { opType: 'LeakyRelu', inputs: ['conv_pre'], outputs: ['conv_out'], attrs: { alpha: { float: 0.1 } } },
     { opType: 'Slice', name: 'crop', inputs: ['conv_out', 'starts', 'ends', 'axes'], outputs: ['cropped'] },
   ];
-  const outputs = [{ name: 'cropped', elemType: TensorType.FLOAT, shape: [1, OUT, 'h', 'w'] }];
+  const outputs: OnnxValueInfo[] = [
+    { name: 'cropped', elemType: TensorType.FLOAT, shape: [1, OUT, 'h', 'w'] },
+  ];
   if (opts.halfOutput) {
     // the crop passed on as float16, as a stage passes a skip branch on
-    nodes.push({ opType: 'Cast', inputs: ['cropped'], outputs: ['cropped_half'], attrs: { to: TensorType.FLOAT16 } });
+    nodes.push({
+      opType: 'Cast',
+      inputs: ['cropped'],
+      outputs: ['cropped_half'],
+      attrs: { to: TensorType.FLOAT16 },
+    });
     outputs[0] = { name: 'cropped_half', elemType: TensorType.FLOAT16, shape: [1, OUT, 'h', 'w'] };
   }
   if (opts.convAlsoOutput)
@@ -168,10 +176,13 @@ function halfImage(c: number, h: number, w: number): ort.Tensor {
   );
 }
 
-async function runFeeds(g: OnnxGraph, output: string, feeds: Record<string, ort.Tensor>): Promise<ort.Tensor> {
+async function runFeeds(
+  g: OnnxGraph,
+  output: string,
+  feeds: Record<string, ort.Tensor>,
+): Promise<ort.Tensor> {
   const session = await ort.InferenceSession.create(encodeModel(g));
   const res = await session.run(feeds);
   await session.release();
   return res[output]!;
 }
-
