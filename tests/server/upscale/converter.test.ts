@@ -5,7 +5,13 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { convertModel, halfFeatures, skipPrefix, variantSpecs, withSkips } from '../../../server/upscale/converter.js';
+import {
+  convertModel,
+  halfFeatures,
+  skipPrefix,
+  variantSpecs,
+  withSkips,
+} from '../../../server/upscale/converter.js';
 import { buildOnnxGraph, loadNcnnWeights } from '../../../server/upscale/graph-builder.js';
 import { weightsDir } from '../../../server/upscale/model-store.js';
 import { findSeBlocks } from '../../../server/upscale/ncnn-analysis.js';
@@ -128,9 +134,12 @@ describe('ncnn -> ONNX', () => {
     [...(out.data as Float32Array)].forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 4));
   });
 
-  // Overlapping strided deconvolutions are emitted as Conv + DepthToSpace + Slice:
-  // compare with a direct transposed convolution (ncnn weights [out][in][kh][kw]).
+  // Overlapping strided deconvolutions are emitted as Conv + DepthToSpace + Slice, those whose
+  // kernel is their stride as ConvTranspose with the bias on a channel of ones: compare with a
+  // direct transposed convolution (ncnn weights [out][in][kh][kw]).
   for (const d of [
+    { k: 2, s: 2, p: 0, leaky: true }, // Real-CUGAN's upsampling layers (conv2_up and the like)
+    { k: 3, s: 3, p: 0, leaky: false },
     { k: 4, s: 2, p: 3, leaky: true }, // Real-CUGAN 4x deconv_51 / 2x deconv_48
     { k: 5, s: 3, p: 1, leaky: false }, // kernel not a multiple of the stride (3x deconv_48 has pad 2)
     { k: 6, s: 2, p: 2, leaky: true }, // three taps per axis
@@ -176,6 +185,42 @@ describe('ncnn -> ONNX', () => {
           }
     });
   }
+
+  it('a deconvolution whose kernel is its stride takes its bias in the multiply, on a channel of ones', () => {
+    const param = (k: number, s: number, p: number): string =>
+      [
+        '7767517',
+        '2 2',
+        'Input in0 0 1 in0',
+        `Deconvolution dc 1 1 in0 out0 0=3 1=${k} 3=${s} 4=${p} 5=1 6=${3 * 2 * k * k}`,
+      ].join('\n');
+    const form = (
+      k: number,
+      s: number,
+      p: number,
+    ): { ops: string[]; inputs: number; weightDims: number[] } => {
+      const graph = parseNcnnParam(param(k, s, p));
+      const weights = loadNcnnWeights(
+        graph,
+        Buffer.concat([fp32Blob(Array(3 * 2 * k * k).fill(0.5)), f32([1, 2, 3])]),
+      );
+      const g = buildOnnxGraph(graph, weights, { name: 'full', outputs: [{ name: 'output', blob: 'out0' }] });
+      const deconv = g.nodes.find((n) => n.opType === 'ConvTranspose');
+      return {
+        ops: g.nodes.map((n) => n.opType).filter((op) => op !== 'Identity'),
+        inputs: deconv?.inputs.length ?? 0,
+        weightDims: g.initializers.find((t) => t.name === deconv?.inputs[1])?.dims ?? [],
+      };
+    };
+    // 2 input channels and the ones; the bias is no input of its own
+    expect(form(2, 2, 0)).toEqual({
+      ops: ['Pad', 'ConvTranspose'],
+      inputs: 2,
+      weightDims: [3, 3, 2, 2],
+    });
+    // padded: its border pixels take no input pixel, so the bias stays an input
+    expect(form(2, 2, 1)).toMatchObject({ ops: ['ConvTranspose'], inputs: 3 });
+  });
 
   it("SE sync variants sum a tile's own range of the features in the graph", async () => {
     const param = [
@@ -293,7 +338,11 @@ describe('skip branches of the Real-CUGAN graphs', () => {
       for (let k = 0; k <= se.length; k++) {
         // float16 values: inputs, outputs and casts to it (the owned sums' masks are cast from booleans)
         const halves = (name: string): number => {
-          const g = buildOnnxGraph(graph, weights, specs.find((s) => s.name === name)!);
+          const g = buildOnnxGraph(
+            graph,
+            weights,
+            specs.find((s) => s.name === name)!,
+          );
           return (
             [...g.inputs, ...g.outputs].filter((v) => v.elemType === TensorType.FLOAT16).length +
             g.nodes.filter((n) => n.opType === 'Cast' && n.attrs?.['to'] === TensorType.FLOAT16).length
