@@ -7,12 +7,17 @@
 // buffers V8 starts on a page; they are kept for reuse, since each fresh page costs a fault.
 
 import { DIRECT_IO_ALIGN, alignUp } from './aligned-staging.js';
-import { wasm } from './wasm-api.js';
+import { type WasmMemory, wasm } from './wasm-api.js';
 
 const WASM_PAGE = 64 * 1024;
 
-/** buffers made by a pool: their start is on a page */
-const pageAligned = new WeakSet<ArrayBuffer>();
+/** buffers made by a pool (their start is on a page), and the WebAssembly memory of each */
+const pageAligned = new WeakMap<ArrayBuffer, WasmMemory>();
+
+/** The WebAssembly memory whose buffer this is, when a pool made it (the float16 check reads it in place). */
+export function poolMemory(buf: ArrayBuffer): WasmMemory | undefined {
+  return pageAligned.get(buf);
+}
 
 /**
  * Whether a direct transfer can use the array in place: it starts on a page of a pool's buffer,
@@ -43,9 +48,9 @@ export class AlignedPool {
       this.freeBytes -= size;
       return reused;
     }
-    const buf = new wasm.Memory({ initial: size / WASM_PAGE, maximum: size / WASM_PAGE }).buffer;
-    pageAligned.add(buf);
-    return buf;
+    const memory = new wasm.Memory({ initial: size / WASM_PAGE, maximum: size / WASM_PAGE });
+    pageAligned.set(memory.buffer, memory);
+    return memory.buffer;
   }
 
   /** Whether a pool made this buffer. */

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import wabtInit from 'wabt';
 import { describe, expect, it } from 'vitest';
 
+import { AlignedPool } from '../../../server/upscale/aligned-pool.js';
 import { outOfHalfRange } from '../../../server/upscale/half-range.js';
 
 const INF = 0x7c00;
@@ -61,6 +62,28 @@ describe('the float16 range check', () => {
     expect(outOfHalfRange(long)).toBe(true);
     expect(outOfHalfRange(new Uint16Array(9).fill(1))).toBe(false);
     expect(outOfHalfRange(new Uint16Array(0))).toBe(false);
+  });
+
+  it("checks a map in an aligned pool's buffer where it is, and nothing of the buffer around it", () => {
+    const pool = new AlignedPool(0);
+    const buffer = new Uint16Array(pool.take(2 * (BLOCK + 64)));
+    for (const [start, length] of [
+      [0, 0],
+      [1, 7],
+      [3, 19],
+      [8, BLOCK + 9],
+      [40, BLOCK - 40],
+    ] as const) {
+      buffer.fill(INF);
+      const map = buffer.subarray(start, start + length);
+      map.fill(LARGEST);
+      expect(outOfHalfRange(map), `start ${start}, length ${length}`).toBe(false);
+      for (const at of [0, length >> 1, length - 1].filter((i) => i >= 0 && i < length)) {
+        map[at] = NAN;
+        expect(outOfHalfRange(map), `start ${start}, length ${length}, at ${at}`).toBe(true);
+        map[at] = LARGEST;
+      }
+    }
   });
 
   it('runs the bytes half-range.wat assembles to', async () => {
