@@ -115,13 +115,19 @@ describe.skipIf(postgres.skip)('an API replica and a worker on one database', ()
     expect(events.some((e) => e.type === 'streaming')).toBe(true);
     expect(last.data.images).toHaveLength(6);
 
+    // The video's stream opens before a worker can take its job, so the worker's progress has to
+    // reach it: with the worker running, a video this small could end before the stream began,
+    // and a stream that begins after the end sees the video and its end only.
+    await worker.close();
     const created = await call<{ id: number }[]>('POST', '/api/user/video-generations', {
       token,
       body: { image_id: last.data.images[0]!.id, prompt: 'The dress sways in a light breeze', duration: 6, resolution: '512P' },
     });
     expect(created.status).toBe(201);
     const id = created.json()[0]!.id;
-    const stream = await call('GET', `/api/user/video-generations/events?ids=${id}`, { token });
+    const streamed = call('GET', `/api/user/video-generations/events?ids=${id}`, { token });
+    worker = await build('worker');
+    const stream = await streamed;
     const videoEvents = sseEvents(stream.response.body);
     expect(videoEvents.at(-1)!.type).toBe('complete');
     expect(videoEvents.some((e) => e.type === 'progress')).toBe(true);
