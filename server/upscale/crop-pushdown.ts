@@ -10,14 +10,17 @@
 // branch's 3-channel input instead gives the same numbers: a convolution without padding and with
 // stride 1 maps output pixel (y, x) to the input window starting at (y, x), so cropping its output
 // by a border is cropping its input by the same border; an element-wise layer maps each pixel to
-// itself, as does scaling a map by a per-channel vector (an SE block's scale: in the third stage of
-// a 2 MP 2x job the crop of the scaled skip branch took 0.18 s, its cast and scale 0.16 s; with the
-// crop on the float16 input, 0.06 s and 0.14 s; AMD EPYC family 25 masked to AVX2, 2 cores). The stage then took 6.3 s, and the job 22.7-23.1 s against 23.3-23.8 (3 pairs; Intel
+// itself. The stage then took 6.3 s, and the job 22.7-23.1 s against 23.3-23.8 (3 pairs; Intel
 // Xeon, AVX-512 masked to AVX2, 2 cores). In the 2x and 3x graphs small jobs, whose final stage
 // takes the branch from the feature cache, and the one-graph variants, where the branch feeds the
 // next layer too, keep their graphs. The 4x graphs' crops move in every variant, the untiled one
 // included, for no change measured: a 640x480 4x job took 5.58-6.01 s against 5.61-6.09 tiled and
 // 4.89-5.45 s against 4.96-5.41 untiled (3 pairs each, same machine).
+//
+// Scaling a map by a per-channel vector (an SE block's scale) or a scalar also maps each pixel to
+// itself: in the third stage of a 2 MP 2x job the crop of the SE-scaled skip branch took 0.18 s
+// and its cast and scale 0.16 s; cropped at the graph's float16 input instead, 0.06 s and 0.14 s
+// (32 tiles; AMD EPYC family 25 masked to AVX2, 2 cores).
 
 import { type OnnxGraph, type OnnxNode, type OnnxTensor, TensorType } from './onnx-proto.js';
 
@@ -108,12 +111,13 @@ export function pushCropsUp(graph: OnnxGraph): OnnxGraph {
 }
 
 /**
- * A crop whose only reader casts it to float16 (a map a stage passes on) moves after the cast when
- * the map it crops is read by other layers too, so the crop stayed. It then copies float16 values
- * instead of float32 ones, half the bytes: onnxruntime's Slice is one thread's copy. The cast runs
- * over the border as well, a few percent more values. In a 2 MP 2x job the second U-Net's first
- * skip branch (64 channels at the output's resolution) went through a crop of 0.35 s and a cast of
- * 0.13 s (32 tiles; AMD EPYC family 25, masked to AVX2, 2 cores).
+ * A crop that stayed where it is (its map has other readers, or the layer before it lets nothing
+ * past) and whose only reader casts it to float16 (a map a stage passes on) moves after the cast.
+ * It then copies float16 values instead of float32 ones, half the bytes: onnxruntime's Slice is
+ * one thread's copy. The cast runs over the border as well, a few percent more values. In a 2 MP
+ * 2x job the second U-Net's first skip branch (64 channels at the output's resolution) went
+ * through a crop of 0.35 s and a cast of 0.13 s, and now a cast of 0.12 s and a crop of 0.18 s
+ * (32 tiles; AMD EPYC family 25, masked to AVX2, 2 cores).
  */
 function castCropsAsHalves(
   graph: OnnxGraph,
@@ -139,7 +143,11 @@ function castCropsAsHalves(
 
 /** An element-wise Mul, Add, Sub or Div of a map (its first input) by a per-channel vector or a scalar. */
 function isPerPixel(node: OnnxNode, perChannel: ReadonlySet<string>): boolean {
-  return ['Mul', 'Add', 'Sub', 'Div'].includes(node.opType) && node.inputs.length === 2 && perChannel.has(node.inputs[1]!);
+  return (
+    ['Mul', 'Add', 'Sub', 'Div'].includes(node.opType) &&
+    node.inputs.length === 2 &&
+    perChannel.has(node.inputs[1]!)
+  );
 }
 
 /**
@@ -151,7 +159,10 @@ function perChannelValues(graph: OnnxGraph, inits: Map<string, OnnxTensor>): Set
   const found = new Set<string>();
   for (const t of inits.values()) if (t.dims.length === 0 || t.dims.every((d) => d === 1)) found.add(t.name);
   for (const i of graph.inputs)
-    if (i.shape.length === 0 || (i.shape.length === 4 && i.shape[0] === 1 && i.shape[2] === 1 && i.shape[3] === 1))
+    if (
+      i.shape.length === 0 ||
+      (i.shape.length === 4 && i.shape[0] === 1 && i.shape[2] === 1 && i.shape[3] === 1)
+    )
       found.add(i.name);
   const keepsVectors = new Set([...ELEMENTWISE, 'Mul', 'Add', 'Sub', 'Div']);
   for (const node of graph.nodes) {
