@@ -550,7 +550,8 @@ export function buildOnnxGraph(
     inputs.push({ name: OWN_END, elemType: TensorType.INT64, shape: [2] });
     // The owned part's sums without copying it out (a Slice is one thread's copy of the map): the
     // map times a 0/1 mask of the owned columns (MatMul reads it once, on every thread), then the
-    // per-row sums times a mask of the owned rows. In a 2 MP 2x job the crops took 0.25 s.
+    // per-row sums times a mask of the owned rows. Over a 2 MP 2x job's 32 tiles and four stages,
+    // crops and sums took 0.37 s, masks and MatMul 0.16 s (AMD EPYC family 25 masked to AVX2).
     const map = ref(blob);
     inits.push(int64Tensor(`${name}_axes`, [2, 3]));
     inits.push(int64Scalar(`${name}_zero`, 0));
