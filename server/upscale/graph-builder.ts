@@ -76,11 +76,8 @@ export const OWN_END = 'own_end';
 
 const INT64_MAX = 2 ** 62;
 
-/**
- * Whether a deconvolution's bias can ride in its multiply, on a channel of ones (see convLike):
- * the kernel tiles the output with no overlap, gap, padding or output padding.
- */
-function biasInGemm(g: {
+/** A convolution's or deconvolution's kernel, dilations, strides, pads and (deconvolution) output padding. */
+interface KernelGeometry {
   kh: number;
   kw: number;
   dh: number;
@@ -93,7 +90,13 @@ function biasInGemm(g: {
   pr: number;
   opr: number;
   opb: number;
-}): boolean {
+}
+
+/**
+ * Whether a deconvolution's bias can ride in its multiply, on a channel of ones (see convLike):
+ * the kernel tiles the output with no overlap, gap, padding or output padding.
+ */
+function biasInGemm(g: KernelGeometry): boolean {
   return (
     g.kh === g.sh &&
     g.kw === g.sw &&
@@ -196,24 +199,9 @@ export function buildOnnxGraph(
   const subPixelDeconv = (
     l: NcnnLayer,
     w: LayerWeights,
-    g: {
-      outC: number;
-      inC: number;
-      kh: number;
-      kw: number;
-      dh: number;
-      dw: number;
-      sh: number;
-      sw: number;
-      pt: number;
-      pl: number;
-      pb: number;
-      pr: number;
-    },
+    g: KernelGeometry & { outC: number; inC: number },
   ): boolean => {
     const s = g.sh;
-    const opr = paramInt(l, 18, 0);
-    const opb = paramInt(l, 19, opr);
     if (s < 2 || g.sw !== s || g.dh !== 1 || g.dw !== 1) return false;
     // kernel == stride (no overlap) gains nothing: the shuffle costs what col2im did. A 64->64
     // 2x2 stride-2 layer with its LeakyRelu on 160^2 / 300^2 inputs, 2 threads: ConvTranspose
@@ -224,8 +212,8 @@ export function buildOnnxGraph(
     const th = Math.ceil(g.kh / s);
     const tw = Math.ceil(g.kw / s);
     // Cropped away at the end of the full (un-padded) output, per axis.
-    const cutBottom = th * s - g.kh + g.pb - opb;
-    const cutRight = tw * s - g.kw + g.pr - opr;
+    const cutBottom = th * s - g.kh + g.pb - g.opb;
+    const cutRight = tw * s - g.kw + g.pr - g.opr;
     if (cutBottom < 0 || cutRight < 0) return false;
     const { outC, inC, kh, kw } = g;
     const phases = s * s;
@@ -309,7 +297,10 @@ export function buildOnnxGraph(
     if (paramInt(l, 8, 0) !== 0) throw new UnsupportedGraphError(`${l.name}: int8 convolution not supported`);
     const inC = w.weight.length / (outC * kh * kw);
     if (!Number.isInteger(inC)) throw new UnsupportedGraphError(`${l.name}: weight size mismatch`);
-    if (transpose && subPixelDeconv(l, w, { outC, inC, kh, kw, dh, dw, sh, sw, pt, pl, pb, pr })) return;
+    const opr = transpose ? paramInt(l, 18, 0) : 0;
+    const opb = transpose ? paramInt(l, 19, opr) : 0;
+    const geometry: KernelGeometry = { kh, kw, dh, dw, sh, sw, pt, pl, pb, pr, opr, opb };
+    if (transpose && subPixelDeconv(l, w, { ...geometry, outC, inC })) return;
     let wdata = w.weight;
     let dims = [outC, inC, kh, kw];
     if (transpose) {
@@ -321,10 +312,8 @@ export function buildOnnxGraph(
           wdata.set(w.weight.subarray((o * inC + i) * k, (o * inC + i + 1) * k), (i * outC + o) * k);
       dims = [inC, outC, kh, kw];
     }
-    const opr = transpose ? paramInt(l, 18, 0) : 0;
-    const opb = transpose ? paramInt(l, 19, opr) : 0;
     let input = ref(l.bottoms[0]!);
-    if (transpose && w.bias && biasInGemm({ kh, kw, dh, dw, sh, sw, pt, pl, pb, pr, opr, opb })) {
+    if (transpose && w.bias && biasInGemm(geometry)) {
       // A channel of ones joins the input and the bias its weights' last row: onnxruntime's
       // ConvTranspose adds the bias in a pass of one thread over its whole output after the
       // col2im, which the multiply (on every thread) then does instead. Exact only without
