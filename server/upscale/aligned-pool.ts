@@ -7,9 +7,7 @@
 // buffers V8 starts on a page; they are kept for reuse, since each fresh page costs a fault.
 
 import { DIRECT_IO_ALIGN, alignUp } from './aligned-staging.js';
-import { type WasmMemory, wasm } from './wasm-api.js';
-
-const WASM_PAGE = 64 * 1024;
+import { type WasmMemory, WASM_PAGE, wasm } from './wasm-api.js';
 
 /** buffers made by a pool (their start is on a page), and the WebAssembly memory of each */
 const pageAligned = new WeakMap<ArrayBuffer, WasmMemory>();

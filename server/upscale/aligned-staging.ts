@@ -5,13 +5,12 @@
 // page. Small buffers are reused for every transfer, in chunks, so they cost the process a few
 // tens of MiB and never grow with the maps.
 
-import { type WasmMemory, wasm } from './wasm-api.js';
+import { type WasmMemory, WASM_PAGE, wasm } from './wasm-api.js';
 
 /** alignment of direct I/O addresses, lengths and file offsets: a page, which covers every block size */
 export const DIRECT_IO_ALIGN = 4096;
 /** bytes of a staging buffer by default, moved per direct write: large enough for the disk, small beside a job's budget */
 export const STAGING_BYTES = 16 * 1024 * 1024;
-const WASM_PAGE = 64 * 1024;
 
 /** `bytes` rounded up to a multiple of DIRECT_IO_ALIGN. */
 export function alignUp(bytes: number): number {
@@ -23,7 +22,8 @@ export class AlignedStaging {
   private memory: WasmMemory | undefined;
 
   constructor(readonly size = STAGING_BYTES) {
-    if (size <= 0 || size % WASM_PAGE !== 0) throw new RangeError(`a staging buffer is whole 64 KiB pages, not ${size} bytes`);
+    if (size <= 0 || size % WASM_PAGE !== 0)
+      throw new RangeError(`a staging buffer is whole 64 KiB pages, not ${size} bytes`);
   }
 
   /** `bytes` of the buffer from `at` (a multiple of DIRECT_IO_ALIGN), starting on a page */

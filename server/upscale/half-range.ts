@@ -2,20 +2,19 @@
 // HalfRangeExceeded). The check reads every map a job caches, so it runs as WebAssembly SIMD, eight
 // values a step, over the map where it is or blocks of it copied into the module's memory (see
 // outOfHalfRange): 0.26 ns a value against 0.93 for the plainest JavaScript loop over 32-bit words
-// (80 M values, Intel Xeon, 2 cores, the same with AVX-512 masked off). Node's own scans (a Uint16Array's indexOf, a Float16Array's
-// includes) took 0.9 ns a value, and the same check as reductions in the stage graphs cost the
-// graph runs as much as it saved.
+// (80 M values, Intel Xeon, 2 cores, the same with AVX-512 masked off). Node's own scans (a
+// Uint16Array's indexOf, a Float16Array's includes) took 0.9 ns a value, and the same check as
+// reductions in the stage graphs cost the graph runs as much as it saved.
 // The bytes are half-range.wat assembled; the test assembles it again and compares.
 
 import { poolMemory } from './aligned-pool.js';
-import { type WasmMemory, wasm } from './wasm-api.js';
+import { type WasmMemory, WASM_PAGE, wasm } from './wasm-api.js';
 
 /** half-range.wat, assembled (wabt's wat2wasm) */
 const HALF_RANGE_WASM =
   'AGFzbQEAAAABBwFgAn9/AX8CDwEDZW52Bm1lbW9yeQIAAQMCAQAHDQEJcGFzdFJhbmdlAAAKjQEBigECA38Ce0GA+AH9ECEGIAAhAiAAIAFBAXRqIQQgACABQQF0QXBxaiEDAkADQCACIANPDQEgBSAC/QAEACAG/U4gBv0t/VAhBSACQRBqIQIMAAsLIAX9UwRAQQEPCwJAA0AgAiAETw0BIAIvAQBBgPgBcUGA+AFGBEBBAQ8LIAJBAmohAgwACwtBAAs=';
 /** values per call of the copying path: its own 1 MiB memory */
 const BLOCK_VALUES = 512 * 1024;
-const WASM_PAGE = 64 * 1024;
 
 type PastRange = (at: number, values: number) => number;
 

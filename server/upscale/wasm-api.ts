@@ -13,3 +13,6 @@ interface WasmApi {
 }
 
 export const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** bytes in one page of a WebAssembly memory, the unit its size is given in */
+export const WASM_PAGE = 64 * 1024;
