@@ -31,20 +31,20 @@ export function isPageAligned(view: ArrayBufferView): boolean {
 }
 
 export class AlignedPool {
-  /** buffers given back, by byte length */
-  private readonly free = new Map<number, ArrayBuffer[]>();
+  /** buffers given back, oldest first */
+  private readonly free: ArrayBuffer[] = [];
   private freeBytes = 0;
 
-  /** @param keepBytes bytes of given-back buffers kept for reuse; past it they are left to the collector */
+  /** @param keepBytes bytes of given-back buffers kept for reuse; past it the oldest are left to the collector */
   constructor(private readonly keepBytes: number) {}
 
   /** A buffer of at least `bytes` (whole 64 KiB pages), page-aligned; give it back when done. */
   take(bytes: number): ArrayBuffer {
     const size = Math.max(1, Math.ceil(bytes / WASM_PAGE)) * WASM_PAGE;
-    const reused = this.free.get(size)?.pop();
-    if (reused) {
+    const at = this.free.findLastIndex((buf) => buf.byteLength === size);
+    if (at >= 0) {
       this.freeBytes -= size;
-      return reused;
+      return this.free.splice(at, 1)[0]!;
     }
     const memory = new wasm.Memory({ initial: size / WASM_PAGE, maximum: size / WASM_PAGE });
     pageAligned.set(memory.buffer, memory);
@@ -56,13 +56,20 @@ export class AlignedPool {
     return pageAligned.has(buf);
   }
 
-  /** Returns a buffer `take` made, for the next `take` of its size (others are ignored). */
+  /**
+   * Returns a buffer `take` made, for the next `take` of its size (others are ignored). Past
+   * keepBytes the oldest buffers given back make room for it: a job's maps change size from one
+   * stage to the next, and the sizes given back last are the ones asked for next. Keeping the
+   * first ones instead, and refusing the newest, a 4 MP 4x job made 246 fresh buffers (1.98 GB)
+   * for its 3,600 takes, 123 of them for the 170 takes of one size; this way it made 74 (0.73
+   * GB), with 2.15 M page faults down to 1.83-1.85 M and 6.3-6.5 s of kernel time down to 5.7,
+   * peaks of 897-970 MiB against 945-977 and the same wall time, 61-62 s (AMD EPYC family 26
+   * masked to AVX2, 2 cores). A 2 MP 2x job's 7 sizes fitted either way.
+   */
   give(buf: ArrayBuffer): void {
-    if (!pageAligned.has(buf) || this.freeBytes + buf.byteLength > this.keepBytes) return;
-    const list = this.free.get(buf.byteLength) ?? [];
-    if (list.includes(buf)) return;
-    list.push(buf);
-    this.free.set(buf.byteLength, list);
+    if (!pageAligned.has(buf) || buf.byteLength > this.keepBytes || this.free.includes(buf)) return;
+    while (this.freeBytes + buf.byteLength > this.keepBytes) this.freeBytes -= this.free.shift()!.byteLength;
+    this.free.push(buf);
     this.freeBytes += buf.byteLength;
   }
 }
