@@ -108,6 +108,13 @@ export interface UpscaleResult {
 
 export interface UpscaleEngineOptions {
   modelsDir: string;
+  /**
+   * onnxruntime's intra-op threads, all on one tile at a time. Two tiles at once, each on a
+   * worker thread of its own with one thread, kept 2 cores 1.89 busy instead of 1.81 but took as
+   * long (2 MP 2x: 17.9-18.5 s against 18.2-18.7 s), peaking at 1176-1200 MiB against 705-724
+   * with two sessions' arenas, and with about twice the kernel time (AMD EPYC family 26 masked
+   * to AVX2, 2 cores).
+   */
   threads?: number;
   maxInputPixels?: number;
   /**
@@ -224,7 +231,10 @@ const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
  * said 862 (75.9 s, 32.1 s/MP), in 64 tiles of 256 at 804 MiB (85.2 s, 33.7
  * s/MP), in 168 of 160 at 557 MiB (84.9 s, 35.4 s/MP); a 2 MP 2x job in 20
  * tiles peaked at 905 MiB, in 32 of 256 at 782 MiB (38.9 s, 33.8 s/MP). A
- * 2 MP 4x job in 32 tiles of 204x306: 913 MiB (AMD EPYC, AVX2, 2 cores).
+ * 2 MP 4x job in 32 tiles of 204x306: 913 MiB (AMD EPYC, AVX2, 2 cores). With 320 here a
+ * 2 MP 2x job ran in 20 tiles, slower (20.4-21.2 s against 18.6-19.8 s in 32), peaking at
+ * 1049-1071 MiB against 721-724, with 3.0-3.3 s of kernel time against 1.2 (AMD EPYC family 26
+ * masked to AVX2, 2 cores).
  */
 const LARGE_JOB_TILE = 256;
 /**
