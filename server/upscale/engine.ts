@@ -578,7 +578,9 @@ export class UpscaleEngine {
     // its features estimated without the tiles' overlap
     const features = info.se.reduce((sum, blk, k) => {
       const lv = info.levels[k]!;
-      return sum + blk.channels * FEATURE_BYTES * levelSide(width, prepad, lv) * levelSide(height, prepad, lv);
+      return (
+        sum + blk.channels * FEATURE_BYTES * levelSide(width, prepad, lv) * levelSide(height, prepad, lv)
+      );
     }, 0);
     const small = features <= this.smallJobFeatures;
     const cacheRam = small ? this.smallJobCache : this.cacheBudget;
@@ -801,7 +803,12 @@ export class UpscaleEngine {
    * `streamSkips`: a large job may write its skip branches to the direct file
    * (see streamedSkipBytes); throws SkipSpillFailed when that file's disk fills up.
    */
-  private async cached(ctx: JobContext, quantise: boolean, half: boolean, streamSkips: boolean): Promise<number> {
+  private async cached(
+    ctx: JobContext,
+    quantise: boolean,
+    half: boolean,
+    streamSkips: boolean,
+  ): Promise<number> {
     const n = ctx.model.info.se.length;
     const tiles = ctx.grid.tiles;
     // a second run (after HalfRangeExceeded or SkipSpillFailed) goes on from the first one's progress
@@ -881,7 +888,12 @@ export class UpscaleEngine {
           // the next tile's cached maps are read while this tile's graph runs
           next = streamed && i + 1 < tiles.length ? readAhead(feedsOf(tiles[i + 1]!)) : undefined;
           const own = pool ? this.alignedOutputs(ctx, k, t, session, lastUse, pool) : {};
-          const res = await this.runGraph(session, stageVariant[k]!, feeds, pool ? fetchesOf(session, own) : undefined);
+          const res = await this.runGraph(
+            session,
+            stageVariant[k]!,
+            feeds,
+            pool ? fetchesOf(session, own) : undefined,
+          );
           releaseCached(feeds, cache);
           for (const [name, tensor] of Object.entries(own)) freeCopy(res[name], tensor);
           const feat = own[featOutput] ?? res[featOutput]!;
@@ -973,7 +985,8 @@ export class UpscaleEngine {
       if ((lastUse.get(featInput(blk.index)) ?? -1) <= blk.index) continue;
       const lv = ctx.model.info.levels[blk.index]!;
       for (const t of ctx.grid.tiles)
-        bytes += blk.channels * levelSide(t.h, P, lv) * levelSide(t.w, P, lv) * (quantise ? 1 : FEATURE_BYTES);
+        bytes +=
+          blk.channels * levelSide(t.h, P, lv) * levelSide(t.w, P, lv) * (quantise ? 1 : FEATURE_BYTES);
     }
     return bytes;
   }
@@ -1079,7 +1092,12 @@ function isCached(name: string): boolean {
  * Sets a tile's cached map as the model input `name` of `feeds` (skip branches are float16). A
  * tile's maps are asked for all at once, so that their reads from the spill file go on together.
  */
-async function cachedFeed(feeds: Record<string, ort.Tensor>, cache: FeatureCache, t: Tile, name: string): Promise<void> {
+async function cachedFeed(
+  feeds: Record<string, ort.Tensor>,
+  cache: FeatureCache,
+  t: Tile,
+  name: string,
+): Promise<void> {
   const f = await cache.get(`${t.row}:${t.col}:${name}`);
   feeds[name] = featureTensor(f.data, f.dims);
 }
@@ -1097,7 +1115,10 @@ function freeCopy(copy: ort.Tensor | undefined, given: ort.Tensor): void {
 }
 
 /** A run's fetches: the given tensors, and null (onnxruntime's own) for every other output. */
-function fetchesOf(session: ort.InferenceSession, own: Record<string, ort.Tensor>): Record<string, ort.Tensor | null> {
+function fetchesOf(
+  session: ort.InferenceSession,
+  own: Record<string, ort.Tensor>,
+): Record<string, ort.Tensor | null> {
   return Object.fromEntries(session.outputNames.map((name) => [name, own[name] ?? null]));
 }
 
