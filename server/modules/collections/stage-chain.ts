@@ -126,10 +126,13 @@ export function createStageChain(c: CollectionsContext): StageEnds {
         if (item) await leave(c, step, item, 'video', 'failed', failure(f));
       }),
     progress(row, progress) {
+      // The stage that reported it, not the item's stage when it is looked up: a fabric with one
+      // candidate moved on to its pick first, and its candidates' 100 % came out as the pick's.
+      const stage: Stage = 'videoId' in row ? 'video' : 'candidates';
       const tell = async () => {
         const item = 'videoId' in row ? await c.repo.itemOfVideo(row.videoId) : await c.repo.itemOfRequest(row.requestId);
         if (!item || item.status !== 'running') return;
-        c.gen.jobs.publish(collectionTopic(item.collection_id), { type: 'progress', item_id: item.id, stage: item.stage, progress } satisfies CollectionTopicEvent);
+        c.gen.jobs.publish(collectionTopic(item.collection_id), { type: 'progress', item_id: item.id, stage, progress } satisfies CollectionTopicEvent);
       };
       // A bar that misses a step is no failure of the stage: said in the log, never thrown.
       tell().catch((error: unknown) => c.gen.log.warn({ err: error }, 'collection progress could not be told'));
