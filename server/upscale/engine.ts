@@ -276,6 +276,13 @@ const FEATURE_BYTES = 2;
  * 384 MiB of them in RAM it peaked at 994 MiB RSS, with 320 MiB at 874-963,
  * with 256 MiB at 827-874 in the same time (2.8-3.3 s here). A 640x480 2x
  * job's features (320 MiB) then spill a fifth, for no measurable time.
+ * Less RAM here is the lever should the 4x peak pass the budget, with the
+ * tiles kept: in the same 6 tiles (maxTile 256) 64 MiB peaked at 681-700 MiB
+ * against 842-864, for 2-6 % more wall time. Left to the budget, less RAM
+ * buys larger tiles instead (192 MiB: 5 tiles, 945-970 MiB), and larger
+ * tiles cost faults (4 tiles of 320: 0.8-1.0 s of kernel time against
+ * 0.3-0.5, 1-14 % slower) (Intel Xeon family 6 model 167 masked to AVX2,
+ * 2 cores; 2 jobs a process, 3 processes each).
  */
 const DEFAULT_SMALL_JOB_CACHE = 256 * 1024 * 1024;
 /**
