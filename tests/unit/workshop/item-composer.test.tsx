@@ -22,6 +22,14 @@ function slowAdd() {
   return { added, pending, onAdd };
 }
 
+function renderComposer(onAdd: (item: Added) => Promise<void>): void {
+  render(
+    <I18nextProvider i18n={i18n}>
+      <ItemComposer onAdd={onAdd} />
+    </I18nextProvider>,
+  );
+}
+
 const textField = () => screen.getByTestId<HTMLTextAreaElement>('workshop-text');
 const type = (value: string) => fireEvent.change(textField(), { target: { value } });
 const add = () => fireEvent.click(screen.getByTestId('workshop-add'));
@@ -36,11 +44,7 @@ afterEach(cleanup);
 describe('the workshop composer', () => {
   it('keeps what is typed while the previous item is still being saved', async () => {
     const { added, pending, onAdd } = slowAdd();
-    render(
-      <I18nextProvider i18n={i18n}>
-        <ItemComposer onAdd={onAdd} />
-      </I18nextProvider>,
-    );
+    renderComposer(onAdd);
     type('Slow two');
     add();
     expect(textField().value).toBe('');
@@ -54,11 +58,7 @@ describe('the workshop composer', () => {
 
   it('adds an item once however often the button is pressed', async () => {
     const { added, pending, onAdd } = slowAdd();
-    render(
-      <I18nextProvider i18n={i18n}>
-        <ItemComposer onAdd={onAdd} />
-      </I18nextProvider>,
-    );
+    renderComposer(onAdd);
     type('Rose voile');
     add();
     add();
@@ -69,11 +69,7 @@ describe('the workshop composer', () => {
 
   it('gives an item that could not be added back to the composer, with the reason', async () => {
     const { pending, onAdd } = slowAdd();
-    render(
-      <I18nextProvider i18n={i18n}>
-        <ItemComposer onAdd={onAdd} />
-      </I18nextProvider>,
-    );
+    renderComposer(onAdd);
     type('Linen twill');
     add();
     expect(textField().value).toBe('');

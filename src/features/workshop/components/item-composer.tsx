@@ -56,19 +56,18 @@ export function ItemComposer({ disabled, onAdd }: Props) {
     if (wantsText && !text.trim()) return setProblem(t('workshop.compose.textRequired'));
     if (wantsImages && files.length === 0) return setProblem(t('workshop.compose.imageRequired'));
     setProblem(null);
-    const keptText = text;
-    const keptFiles = files;
     // Emptied at once, not after the save: what the person types while the item is being kept
-    // on the device is the next item, and a second press cannot add this one twice.
+    // on the device is the next item, and a second press cannot add this one twice. `text` and
+    // `files` stay this press's values.
     setText('');
     setFiles([]);
     setRejected([]);
     try {
-      await onAdd({ type, text: wantsText ? keptText.trim() : '', files: wantsImages ? keptFiles : [] });
+      await onAdd({ type, text: wantsText ? text.trim() : '', files: wantsImages ? files : [] });
     } catch {
       // Not added: it goes back into the composer, unless the person has started the next one.
-      setText((current) => current || keptText);
-      setFiles((current) => (current.length > 0 ? current : keptFiles));
+      setText((current) => current || text);
+      setFiles((current) => (current.length > 0 ? current : files));
       setProblem(t('workshop.errors.sendFailed'));
     }
   }
