@@ -3,7 +3,8 @@
 // difference view; the compare slider), the cloud enhancer played by a local server speaking
 // Gemini's generateContent and streamGenerateContent (a safety block, then success on retry; the
 // text shown as it is written, a cut stream written again and never shown twice; a slow answer to
-// cancel and to reload over), the device queue kept through a reload and wiped on logout, results readable
+// cancel and to reload over), the device queue kept through a reload and wiped on logout, an item
+// kept in the composer when the device is full, results readable
 // without the server, keyboard use, both tablet viewports, and a DESIGNER refused by the server
 // and the menu. Its own server (GENERATION_ENHANCE=gemini beside the built-in engine).
 import { writeFileSync } from 'node:fs';
@@ -295,6 +296,41 @@ test('a reload mid-run finds the item still running, then finished; a waiting it
   await expect(page.getByTestId('workshop-entry')).toHaveCount(0, { timeout: 30_000 });
   await expect(newest(page).locator('.ws-item__text')).toHaveText('Kept on the device');
   await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+});
+
+test('on a full device an added item stays in the composer with the reason, nothing is sent, and it goes once there is room', async ({
+  page,
+}) => {
+  // The device's storage refuses the workshop line's writes while the flag is up, as a full disk does.
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (this.name === 'queue' && (window as { diskFull?: boolean }).diskFull)
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+  });
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().includes('/workshop/items')) posts.push(request.url());
+  });
+  await openWorkshop(page, 'local');
+  await page.evaluate(() => ((window as { diskFull?: boolean }).diskFull = true));
+  await page.getByTestId('workshop-text').fill('Kept in the composer');
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-composer').getByRole('alert')).toHaveText(
+    'This device has no room left to keep the item. Free some space in Settings and add it again.',
+  );
+  await expect(page.getByTestId('workshop-text')).toHaveValue('Kept in the composer');
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(0);
+  expect(posts).toEqual([]);
+
+  await page.evaluate(() => ((window as { diskFull?: boolean }).diskFull = false));
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-text')).toHaveValue('');
+  await expect(newest(page).locator('.ws-item__text')).toHaveText('Kept in the composer');
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  expect(posts).toHaveLength(1);
 });
 
 test('results stay readable without the server, and logout wipes the device queue', async ({ page }) => {

@@ -73,8 +73,25 @@ describe('the workshop composer', () => {
     type('Linen twill');
     add();
     expect(textField().value).toBe('');
-    await act(async () => pending[0]!.reject(new Error('quota')));
+    await act(async () =>
+      pending[0]!.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')),
+    );
     expect(textField().value).toBe('Linen twill');
-    expect(screen.getByRole('alert').textContent).toBe('The item could not be sent');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'This device has no room left to keep the item. Free some space in Settings and add it again.',
+    );
+  });
+
+  it('keeps the next item being typed when the previous one could not be added', async () => {
+    const { pending, onAdd } = slowAdd();
+    renderComposer(onAdd);
+    type('Linen twill');
+    add();
+    type('Rose voile');
+    await act(async () => pending[0]!.reject(new Error('The database connection is closing.')));
+    expect(textField().value).toBe('Rose voile');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The item could not be kept on this device. Add it again.',
+    );
   });
 });

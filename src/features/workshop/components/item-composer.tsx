@@ -6,6 +6,7 @@ import { ImageIcon } from '../../../components/icons';
 import { SegmentedControl } from '../../../components/segmented-control';
 import { VoiceInput } from '../../../components/voice-input';
 import { usePasteFiles } from '../../../components/use-paste-files';
+import { isQuotaError } from '../../../lib/db/quota';
 import { IMAGE_ACCEPT } from '../../../../shared/images/image-types';
 import { MAX_FILE_MB, MAX_IMAGES, MAX_TEXT, sortFiles, type Rejected } from '../model/file-rules';
 import { WORKSHOP_TYPES, type WorkshopType } from '../model/workshop-item';
@@ -64,11 +65,11 @@ export function ItemComposer({ disabled, onAdd }: Props) {
     setRejected([]);
     try {
       await onAdd({ type, text: wantsText ? text.trim() : '', files: wantsImages ? files : [] });
-    } catch {
+    } catch (error) {
       // Not added: it goes back into the composer, unless the person has started the next one.
       setText((current) => current || text);
       setFiles((current) => (current.length > 0 ? current : files));
-      setProblem(t('workshop.errors.sendFailed'));
+      setProblem(t(isQuotaError(error) ? 'workshop.errors.storageFull' : 'workshop.errors.notKept'));
     }
   }
 

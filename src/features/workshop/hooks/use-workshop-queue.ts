@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isCancelled } from '../../../lib/api';
+import { withQuotaRecovery } from '../../../lib/db/quota';
 import {
   deleteWorkshopQueueRecord,
   putWorkshopQueueRecord,
@@ -24,6 +25,7 @@ import { afterReload, entriesToStart, type QueueEntry } from '../model/workshop-
 export interface WorkshopQueue {
   entries: QueueEntry[];
   loaded: boolean;
+  /** Rejects, with the storage's error, when the item could not be kept on the device. */
   add(entry: Omit<QueueEntry, 'id' | 'userKey' | 'state' | 'createdAt'>): Promise<void>;
   removeEntry(id: string): Promise<void>;
   resendEntry(id: string): Promise<void>;
@@ -159,9 +161,15 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
   const add = useCallback<WorkshopQueue['add']>(
     async (input) => {
       if (!userKey) return;
-      await save({ ...input, id: newId(), userKey, state: 'waiting', createdAt: Date.now() });
+      const entry: QueueEntry = { ...input, id: newId(), userKey, state: 'waiting', createdAt: Date.now() };
+      // Kept on the device before it shows: an item that only lived in the page would be lost on a
+      // reload without a word. A full disk gives up old media first (it can be fetched again); if
+      // the write still fails, the error reaches the composer, which keeps the item and says why.
+      const bytes = entry.files.reduce((sum, file) => sum + file.blob.size, 0);
+      await withQuotaRecovery(() => putWorkshopQueueRecord(entry), bytes);
+      for (const listener of listeners) listener({ kind: 'put', entry });
     },
-    [save, userKey],
+    [userKey],
   );
 
   const removeEntry = useCallback(
