@@ -234,7 +234,8 @@ const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
  * 2 MP 4x job in 32 tiles of 204x306: 913 MiB (AMD EPYC, AVX2, 2 cores). With 320 here a
  * 2 MP 2x job ran in 20 tiles, slower (20.4-21.2 s against 18.6-19.8 s in 32), peaking at
  * 1049-1071 MiB against 721-724, with 3.0-3.3 s of kernel time against 1.2 (AMD EPYC family 26
- * masked to AVX2, 2 cores).
+ * masked to AVX2, 2 cores). Smaller is no faster either: in 63 tiles of 192 it took 23.5 / 23.8 /
+ * 25.5 s against 23.5 / 22.4 / 24.2 s in 32, paired (AMD EPYC family 25 masked to AVX2, 2 cores).
  */
 const LARGE_JOB_TILE = 256;
 /**
