@@ -50,6 +50,7 @@ registerLogoutCleanup(stopAll);
 /** Every open queue view hears every change, so a send that outlives its page still updates the next one. */
 type Change = { kind: 'put'; entry: QueueEntry } | { kind: 'drop'; id: string };
 const listeners = new Set<(change: Change) => void>();
+const announce = (change: Change): void => listeners.forEach((listener) => listener(change));
 
 function applyChange(list: QueueEntry[], change: Change, userKey: string | null): QueueEntry[] {
   if (change.kind === 'drop') return list.filter((e) => e.id !== change.id);
@@ -97,12 +98,12 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
   }, [userKey]);
 
   const save = useCallback(async (entry: QueueEntry) => {
-    for (const listener of listeners) listener({ kind: 'put', entry });
+    announce({ kind: 'put', entry });
     await putWorkshopQueueRecord(entry).catch(() => undefined);
   }, []);
 
   const drop = useCallback(async (id: string) => {
-    for (const listener of listeners) listener({ kind: 'drop', id });
+    announce({ kind: 'drop', id });
     await deleteWorkshopQueueRecord(id).catch(() => undefined);
   }, []);
 
@@ -167,7 +168,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
       // the write still fails, the error reaches the composer, which keeps the item and says why.
       const bytes = entry.files.reduce((sum, file) => sum + file.blob.size, 0);
       await withQuotaRecovery(() => putWorkshopQueueRecord(entry), bytes);
-      for (const listener of listeners) listener({ kind: 'put', entry });
+      announce({ kind: 'put', entry });
     },
     [userKey],
   );
