@@ -173,7 +173,10 @@ async function allCompleted(page: Page, started: number, prefix: string): Promis
   try {
     await expect(completed(page)).toHaveCount(BATCH, { timeout: 120_000 });
   } catch (error) {
-    const failedCards = await page.locator('[data-testid="result-card"][data-status="failed"]').allInnerTexts();
+    // textContent: a card off screen is not rendered (content-visibility), so it has no innerText.
+    const failedCards = await page
+      .locator('[data-testid="result-card"][data-status="failed"]')
+      .evaluateAll((cards) => cards.map((c) => `${c.getAttribute('data-name')}: ${c.querySelector('[data-testid="item-error"]')?.textContent ?? ''}`));
     console.log(`failed cards: ${JSON.stringify(failedCards)}`);
     if (prefix !== 'single') {
       const refused = cluster.lb.accessLog().filter((e) => e.status >= 400);

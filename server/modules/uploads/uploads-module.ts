@@ -59,6 +59,7 @@ export function createUploadsModule(o: {
     store,
     uploadLimitBytes: config.uploadLimitBytes,
     maxPixels,
+    log: o.log,
   });
   return {
     references: createUploadReferences(repo, store, finisher),
