@@ -4,7 +4,7 @@
 // Gemini's generateContent and streamGenerateContent (a safety block, then success on retry; the
 // text shown as it is written, a cut stream written again and never shown twice; a slow answer to
 // cancel and to reload over), the device queue kept through a reload and wiped on logout, an item
-// kept in the composer when the device is full, results readable
+// kept in the composer when the device is full, an item whose answer was lost made once, results readable
 // without the server, keyboard use, both tablet viewports, and a DESIGNER refused by the server
 // and the menu. Its own server (GENERATION_ENHANCE=gemini beside the built-in engine).
 import { writeFileSync } from 'node:fs';
@@ -296,6 +296,36 @@ test('a reload mid-run finds the item still running, then finished; a waiting it
   await expect(page.getByTestId('workshop-entry')).toHaveCount(0, { timeout: 30_000 });
   await expect(newest(page).locator('.ws-item__text')).toHaveText('Kept on the device');
   await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+});
+
+test('an answer lost on the way back: the item goes again under the same key and the server makes it once', async ({ page }) => {
+  await openWorkshop(page, 'local');
+  const keys: string[] = [];
+  await page.route('**/third-api/workshop/items', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.fallback();
+    keys.push(request.headers()['idempotency-key'] ?? '');
+    if (keys.length > 1) return route.fallback();
+    // The server takes the first attempt and makes the item; its answer never reaches the page.
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  const text = `Made once ${Date.now()}`;
+  await chooseType(page, 'Text + images');
+  await page.getByTestId('workshop-text').fill(text);
+  await page.getByTestId('workshop-file-input').setInputFiles([png(41)]);
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(0, { timeout: 30_000 });
+  const shown = page.locator('[data-testid="workshop-item"]', { hasText: text });
+  await expect(shown).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await expect(shown).toHaveCount(1);
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[A-Za-z0-9_.:-]{8,128}$/);
+  expect(keys[1]).toBe(keys[0]);
+  const list = await thirdCall(server.url, 'GET', '/workshop/items?limit=50', admin.token);
+  const made = (list.data as { items: { text: string | null }[] }).items.filter((item) => item.text === text);
+  expect(made).toHaveLength(1);
+  await page.unroute('**/third-api/workshop/items');
 });
 
 test('on a full device an added item stays in the composer with the reason, nothing is sent, and it goes once there is room', async ({

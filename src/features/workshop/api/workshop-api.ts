@@ -30,6 +30,11 @@ export interface NewItem {
   files: { name: string; blob: Blob }[];
   config: WorkshopConfig;
   language: string;
+  /**
+   * Sent as Idempotency-Key: every attempt at one item carries the same key, so an attempt whose
+   * answer was lost on the way back is answered with the item it made instead of a second one.
+   */
+  idempotencyKey: string;
 }
 
 /**
@@ -53,7 +58,7 @@ export async function createWorkshopItem(item: NewItem, signal?: AbortSignal): P
     url: '/workshop/items',
     data: form,
     signal,
-    headers: { 'Content-Type': undefined },
+    headers: { 'Content-Type': undefined, 'Idempotency-Key': item.idempotencyKey },
   });
   return open<WorkshopItem>(body);
 }

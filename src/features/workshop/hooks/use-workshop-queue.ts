@@ -26,7 +26,7 @@ export interface WorkshopQueue {
   entries: QueueEntry[];
   loaded: boolean;
   /** Rejects, with the storage's error, when the item could not be kept on the device. */
-  add(entry: Omit<QueueEntry, 'id' | 'userKey' | 'state' | 'createdAt'>): Promise<void>;
+  add(entry: Omit<QueueEntry, 'id' | 'userKey' | 'state' | 'createdAt' | 'language'>): Promise<void>;
   removeEntry(id: string): Promise<void>;
   resendEntry(id: string): Promise<void>;
   cancelItem(id: number): Promise<WorkshopItem>;
@@ -119,7 +119,15 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
         const item = await withRetry(
           (signal) =>
             createWorkshopItem(
-              { type: entry.type, text: entry.text, files: entry.files, config: entry.config, language: i18n.resolvedLanguage ?? 'zh-CN' },
+              {
+                type: entry.type,
+                text: entry.text,
+                files: entry.files,
+                config: entry.config,
+                language: entry.language ?? i18n.resolvedLanguage ?? 'zh-CN',
+                // The entry's id: a resend after a lost answer, or after a reload, makes no second item.
+                idempotencyKey: entry.id,
+              },
               signal,
             ),
           {
@@ -162,7 +170,14 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
   const add = useCallback<WorkshopQueue['add']>(
     async (input) => {
       if (!userKey) return;
-      const entry: QueueEntry = { ...input, id: newId(), userKey, state: 'waiting', createdAt: Date.now() };
+      const entry: QueueEntry = {
+        ...input,
+        id: newId(),
+        userKey,
+        language: i18n.resolvedLanguage ?? 'zh-CN',
+        state: 'waiting',
+        createdAt: Date.now(),
+      };
       // Kept on the device before it shows: an item that only lived in the page would be lost on a
       // reload without a word. A full disk gives up old media first (it can be fetched again); if
       // the write still fails, the error reaches the composer, which keeps the item and says why.
@@ -170,7 +185,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
       await withQuotaRecovery(() => putWorkshopQueueRecord(entry), bytes);
       announce({ kind: 'put', entry });
     },
-    [userKey],
+    [i18n.resolvedLanguage, userKey],
   );
 
   const removeEntry = useCallback(

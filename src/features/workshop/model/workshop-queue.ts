@@ -21,6 +21,8 @@ export interface QueueEntry {
   text: string;
   files: QueueFile[];
   config: WorkshopConfig;
+  /** The language at the add: every attempt asks for the same answer, as its key's replay requires. */
+  language?: string;
   state: EntryState;
   /** Why sending failed, in the person's language (the server's message or ours). */
   error?: string;
