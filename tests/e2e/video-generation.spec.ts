@@ -1,6 +1,7 @@
 // The video workflow in Chromium against the companion server with its built-in engine, as a
 // GENERAL user: the whole flow to a playable MP4, the 6/6/10 limits with their messages, a reload
-// in the middle of the analysis, and quick mode. Keyboard, accessibility and both tablet viewports.
+// in the middle of the analysis, quick mode, and videos started once when the answer to their start
+// is lost. Keyboard, accessibility and both tablet viewports.
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from './accessibility';
 import { pngFiles, startCountingProxy } from './image-processing-helpers';
@@ -270,4 +271,49 @@ test('offline: the form stays usable and is kept, the page says what needs the n
   await page.getByTestId('step-info').click();
   await expect(page.getByTestId('field-fabric_name')).toHaveValue('Offline voile');
   await expect(page.getByTestId('thumb-pattern')).toHaveCount(1);
+});
+
+/** The user's videos newer than `afterId` (the list is newest first). */
+const videosAfter = (page: Page, afterId: number) =>
+  page.evaluate(async (after) => {
+    const token = localStorage.getItem('token');
+    const r = await fetch('/api/user/video-generations?limit=20', { headers: { authorization: `Bearer ${token}` } });
+    const body = (await r.json()) as { data: { items: { id: number }[] } };
+    return body.data.items.map((v) => v.id).filter((id) => id > after);
+  }, afterId);
+
+test.describe('page.route sees the calls', () => {
+  // No service worker between the page and the network here.
+  test.use({ serviceWorkers: 'block' });
+
+  test('an answer lost on the way back: the videos are asked for again under the same key and started once', async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await open(page);
+    if (await page.getByTestId('start-over').isVisible()) await page.getByTestId('start-over').click();
+    for (const role of ['model', 'pattern']) {
+      while ((await page.getByTestId(`thumb-${role}`).count()) > 0) await page.getByTestId(`thumb-${role}`).first().getByRole('button').click();
+    }
+    await fillInfo(page);
+    await toCandidates(page);
+    await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });
+    const newest = Math.max(0, ...(await videosAfter(page, 0)));
+    const keys: string[] = [];
+    await page.route('**/api/user/video-generations', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (keys.length > 1) return route.fallback();
+      // The server starts the video; its answer never reaches the page.
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await page.getByTestId('candidate-select').first().check();
+    await page.getByTestId('quick-mode').click();
+    await expect(page.getByTestId('complete-message')).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId('video-card')).toHaveCount(1);
+    await expect(page.getByTestId('video-card')).toHaveAttribute('data-status', 'completed');
+    expect(await videosAfter(page, newest)).toHaveLength(1);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[A-Za-z0-9_.:-]{8,128}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
 });

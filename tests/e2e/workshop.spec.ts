@@ -319,12 +319,12 @@ test('an answer lost on the way back: the item goes again under the same key and
   const shown = page.locator('[data-testid="workshop-item"]', { hasText: text });
   await expect(shown).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
   await expect(shown).toHaveCount(1);
-  expect(keys).toHaveLength(2);
-  expect(keys[0]).toMatch(/^[A-Za-z0-9_.:-]{8,128}$/);
-  expect(keys[1]).toBe(keys[0]);
   const list = await thirdCall(server.url, 'GET', '/workshop/items?limit=50', admin.token);
   const made = (list.data as { items: { text: string | null }[] }).items.filter((item) => item.text === text);
   expect(made).toHaveLength(1);
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[A-Za-z0-9_.:-]{8,128}$/);
+  expect(keys[1]).toBe(keys[0]);
   await page.unroute('**/third-api/workshop/items');
 });
 

@@ -3,11 +3,16 @@
 import { http } from '../../../lib/api';
 import { getEventStream } from '../../../lib/api/get-event-stream';
 import type { StreamOutcome } from '../../../lib/api';
+import { IDEMPOTENCY_HEADER } from '../../../lib/offline/queued-request';
 import type { ApiSchema } from '../../../lib/api/api-types';
 import type { VideoSpecBody, VideoView } from '../model/generation-types';
 
-export function createVideos(items: VideoSpecBody[], signal?: AbortSignal): Promise<VideoView[]> {
-  return http.post<VideoView[]>('main', '/user/video-generations', { items }, { signal });
+/**
+ * Every attempt at one batch carries the same `idempotencyKey`: an attempt whose answer was lost on
+ * the way back is answered with the videos it started, never a second set.
+ */
+export function createVideos(items: VideoSpecBody[], idempotencyKey: string, signal?: AbortSignal): Promise<VideoView[]> {
+  return http.post<VideoView[]>('main', '/user/video-generations', { items }, { signal, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } });
 }
 
 export function fetchVideo(id: number, signal?: AbortSignal): Promise<VideoView> {

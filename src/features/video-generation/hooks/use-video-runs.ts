@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { withRetry } from '../../../lib/retry/with-retry';
 import { cancelVideo, createVideos, fetchVideo, retryVideo, streamVideoProgress } from '../api/video-generations';
 import { saveVideoPrompt } from '../api/video-prompts-stream';
-import { mergeVideos, type VideoDraft } from '../model/draft';
+import { mergeVideos, newRequestId, type VideoDraft } from '../model/draft';
 import { isFinished, type VideoView } from '../model/generation-types';
 import { goToStep, withVideoProgress } from '../model/run-changes';
 import { IDLE_RUN, failureMessage, type StreamState } from '../model/run-state';
@@ -68,7 +68,10 @@ export function useVideoRuns({ read, update }: Pick<WorkflowInputs, 'read' | 'up
       setVideosBusy({ ...IDLE_RUN, running: true, startedAt: Date.now(), message: t('videoGeneration.progress.connecting') });
       try {
         const created: VideoView[] = [];
-        for (const batch of specBatches(specs)) created.push(...(await withRetry(() => createVideos(batch))));
+        for (const batch of specBatches(specs)) {
+          const key = newRequestId();
+          created.push(...(await withRetry(() => createVideos(batch, key))));
+        }
         update((x) => ({ ...x, videos: created }));
         void follow(created.map((v) => v.id));
       } catch (error) {

@@ -3,6 +3,7 @@
 import { http, request } from '../../../lib/api';
 import { unwrapEnvelope } from '../../../lib/api/envelope';
 import { i18n } from '../../../i18n/i18n';
+import { IDEMPOTENCY_HEADER } from '../../../lib/offline/queued-request';
 import { uploadedFields } from '../../../lib/upload/resumable-files';
 import type { WorkshopConfig, WorkshopItem, WorkshopModel, WorkshopPage, WorkshopType } from '../model/workshop-item';
 
@@ -58,7 +59,7 @@ export async function createWorkshopItem(item: NewItem, signal?: AbortSignal): P
     url: '/workshop/items',
     data: form,
     signal,
-    headers: { 'Content-Type': undefined, 'Idempotency-Key': item.idempotencyKey },
+    headers: { 'Content-Type': undefined, [IDEMPOTENCY_HEADER]: item.idempotencyKey },
   });
   return open<WorkshopItem>(body);
 }
