@@ -1151,7 +1151,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new video generation from the original parameters of this one */
+        /** A new video generation from the original parameters of this one (replayed by Idempotency-Key) */
         post: {
             parameters: {
                 query?: never;

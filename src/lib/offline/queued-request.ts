@@ -21,4 +21,4 @@ export function isQueuedPayload(value: unknown): value is QueuedPayload {
   return !!request && typeof request.url === 'string' && typeof request.method === 'string';
 }
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export { IDEMPOTENCY_HEADER } from '../api/idempotency-key';

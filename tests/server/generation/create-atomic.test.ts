@@ -1,6 +1,6 @@
 // Creating several videos in one call is all or nothing, and a resend with the same
 // Idempotency-Key answers the first call instead of making a second row; the workshop's
-// create-item call keeps the same promise.
+// create-item call and a video's retry keep the same promise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationDb } from '../../../server/modules/generation/store/generation-tables.js';
 import { databaseKinds } from '../helpers/databases.js';
@@ -140,6 +140,35 @@ for (const db of databaseKinds) {
       } finally {
         fake.switches.enhancerGate = false;
       }
+    });
+
+    it('answers a resent retry of a video with the same Idempotency-Key with the video the first made', async () => {
+      const made = await create({ image_id: mine[0]!.id, prompt: 'Retried once' });
+      expect(made.status).toBe(201);
+      const original = made.body.data[0]!.id;
+      expect((await t.call('POST', `/api/user/video-generations/${original}/cancel`, { token: owner.token })).status).toBe(200);
+      const retry = (key: string) =>
+        t.call<VideoView>('POST', `/api/user/video-generations/${original}/retry`, {
+          token: owner.token,
+          headers: { 'idempotency-key': key },
+        });
+      const before = (await videosOf(owner.id)).length;
+      const first = await retry(`retry-${db.kind}-0001`);
+      expect(first.status).toBe(201);
+      const again = await retry(`retry-${db.kind}-0001`);
+      expect(again.status).toBe(201);
+      expect(again.response.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.data.id).toBe(first.body.data.id);
+      expect((await videosOf(owner.id)).length).toBe(before + 1);
+      expect(await jobsOf('video', [first.body.data.id])).toHaveLength(1);
+
+      // Two at once under a new key: one new video, both answered with it; another key makes another.
+      const [a, b] = await Promise.all([retry(`retry-${db.kind}-0002`), retry(`retry-${db.kind}-0002`)]);
+      expect([a.status, b.status]).toEqual([201, 201]);
+      expect(a.body.data.id).toBe(b.body.data.id);
+      expect((await videosOf(owner.id)).length).toBe(before + 2);
+      expect((await retry(`retry-${db.kind}-0003`)).status).toBe(201);
+      expect((await videosOf(owner.id)).length).toBe(before + 3);
     });
   });
 }

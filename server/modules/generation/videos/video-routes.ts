@@ -193,7 +193,7 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
     {
       config: {
         openapi: {
-          summary: 'A new video generation from the original parameters of this one',
+          summary: 'A new video generation from the original parameters of this one (replayed by Idempotency-Key)',
           tags: ['video'],
           response: { status: 201, data: videoDetailSchema },
         },
@@ -202,9 +202,14 @@ export function registerVideoRoutes(app: FastifyInstance, ctx: GenerationContext
     async (request, reply) => {
       const user = currentUser(request);
       const { id } = validate(idParams, request.params);
-      const row = await service.retry(user.id, id, locale(request));
-      reply.code(201);
-      return { ...ok(request, await ctx.views.videoDetail(row, locale(request)), 'generation_started'), code: 201 };
+      const key = idempotencyKeyOf(request);
+      const result = await service.retry(user.id, id, locale(request), {
+        key,
+        fingerprint: fingerprintOf('POST', `/user/video-generations/${id}/retry`, null),
+      });
+      reply.code(result.status);
+      if (result.replayed) void reply.header('idempotent-replayed', 'true');
+      return { ...ok(request, await ctx.views.videoDetail(result.row, locale(request)), result.messageKey), code: result.status };
     },
   );
 

@@ -167,8 +167,16 @@ export function createVideoService(ctx: GenerationContext) {
       return { ...result, data: result.data as CreatedVideos };
     },
 
-    /** A new generation from a finished one's original parameters. */
-    async retry(userId: number, id: number, language: Locale): Promise<VideoGenerationRow> {
+    /**
+     * A new generation from a finished one's original parameters; with an Idempotency-Key a resend
+     * answers the row the first call made instead of making another.
+     */
+    async retry(
+      userId: number,
+      id: number,
+      language: Locale,
+      idempotency: { key: string | undefined; fingerprint: string },
+    ): Promise<IdempotentResult & { row: VideoGenerationRow }> {
       requireSlot(ctx.providers, 'videoGenerator');
       const [row] = await repo.videosOfUser(userId, [id]);
       if (!row) throw new AppError(404, 'not_found');
@@ -177,8 +185,13 @@ export function createVideoService(ctx: GenerationContext) {
       const params = original ? videoSpecSchema.safeParse(original) : undefined;
       if (!params?.success) throw new AppError(400, 'cannot_retry_without_parameters');
       await ctx.jobs.admit(userId, JOB_KINDS.video);
-      const [created] = await ctx.baseDb.transaction().execute((trx) => createAll(trx, userId, [params.data], language, row.id));
-      return created!;
+      const result = await ctx.idempotency.run(userId, idempotency.key, idempotency.fingerprint, async (trx) => {
+        const [created] = await createAll(trx, userId, [params.data], language, row.id);
+        return { status: 201, messageKey: 'generation_started', data: { id: created!.id } };
+      });
+      const [made] = await repo.videosOfUser(userId, [(result.data as { id: number }).id]);
+      if (!made) throw new AppError(404, 'not_found');
+      return { ...result, row: made };
     },
 
     async cancel(userId: number, id: number): Promise<VideoGenerationRow> {

@@ -3,7 +3,7 @@
 import { http } from '../../../lib/api';
 import { getEventStream } from '../../../lib/api/get-event-stream';
 import type { StreamOutcome } from '../../../lib/api';
-import { IDEMPOTENCY_HEADER } from '../../../lib/offline/queued-request';
+import { IDEMPOTENCY_HEADER } from '../../../lib/api/idempotency-key';
 import type { ApiSchema } from '../../../lib/api/api-types';
 import type { VideoSpecBody, VideoView } from '../model/generation-types';
 
@@ -19,8 +19,9 @@ export function fetchVideo(id: number, signal?: AbortSignal): Promise<VideoView>
   return http.get<VideoView>('main', `/user/video-generations/${id}`, { signal });
 }
 
-export function retryVideo(id: number): Promise<VideoView> {
-  return http.post<VideoView>('main', `/user/video-generations/${id}/retry`, {});
+/** One key per retry the person asked for, as for `createVideos`. */
+export function retryVideo(id: number, idempotencyKey: string): Promise<VideoView> {
+  return http.post<VideoView>('main', `/user/video-generations/${id}/retry`, {}, { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } });
 }
 
 export function cancelVideo(id: number): Promise<VideoView> {

@@ -4,10 +4,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { newIdempotencyKey } from '../../../lib/api/idempotency-key';
 import { withRetry } from '../../../lib/retry/with-retry';
 import { cancelVideo, createVideos, fetchVideo, retryVideo, streamVideoProgress } from '../api/video-generations';
 import { saveVideoPrompt } from '../api/video-prompts-stream';
-import { mergeVideos, newRequestId, type VideoDraft } from '../model/draft';
+import { mergeVideos, type VideoDraft } from '../model/draft';
 import { isFinished, type VideoView } from '../model/generation-types';
 import { goToStep, withVideoProgress } from '../model/run-changes';
 import { IDLE_RUN, failureMessage, type StreamState } from '../model/run-state';
@@ -69,7 +70,7 @@ export function useVideoRuns({ read, update }: Pick<WorkflowInputs, 'read' | 'up
       try {
         const created: VideoView[] = [];
         for (const batch of specBatches(specs)) {
-          const key = newRequestId();
+          const key = newIdempotencyKey();
           created.push(...(await withRetry(() => createVideos(batch, key))));
         }
         update((x) => ({ ...x, videos: created }));
@@ -100,7 +101,8 @@ export function useVideoRuns({ read, update }: Pick<WorkflowInputs, 'read' | 'up
   const retry = useCallback(
     async (id: number) => {
       try {
-        const video = await withRetry(() => retryVideo(id));
+        const key = newIdempotencyKey();
+        const video = await withRetry(() => retryVideo(id, key));
         update((x) => goToStep('videos')({ ...x, videos: x.videos.map((v) => (v.id === id ? video : v)) }));
         const ids = (read()?.videos ?? []).map((v) => (v.id === id ? video.id : v.id));
         void follow(ids);

@@ -3,7 +3,7 @@
 import { http, request } from '../../../lib/api';
 import { unwrapEnvelope } from '../../../lib/api/envelope';
 import { i18n } from '../../../i18n/i18n';
-import { IDEMPOTENCY_HEADER } from '../../../lib/offline/queued-request';
+import { IDEMPOTENCY_HEADER } from '../../../lib/api/idempotency-key';
 import { uploadedFields } from '../../../lib/upload/resumable-files';
 import type { WorkshopConfig, WorkshopItem, WorkshopModel, WorkshopPage, WorkshopType } from '../model/workshop-item';
 
