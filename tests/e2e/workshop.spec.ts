@@ -174,7 +174,7 @@ test('images come in by paste and by drop as well as by the picker', async ({ pa
   await expect(newest(page).getByTestId('workshop-result-image')).toHaveCount(2);
 });
 
-test('provider refusals (safety block, quota) are shown in the user language and a retry completes the item', async ({ page }) => {
+test('provider refusals (safety block, quota) are shown in the user language and a retry completes the item, also when its answer is lost', async ({ page }) => {
   await openWorkshop(page, 'gemini');
   gemini.script = ['safety', 'quota'];
   await page.getByTestId('workshop-text').fill('Summer voile for the fair');
@@ -184,8 +184,23 @@ test('provider refusals (safety block, quota) are shown in the user language and
   await newest(page).getByTestId('workshop-retry').click();
   await expect(newest(page)).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
   await expect(newest(page).getByTestId('workshop-item-error')).toContainText(/quota or balance/);
+  // This retry's answer is lost on the way back: the resend finds the item running, no error.
+  let retries = 0;
+  const asked = gemini.requests;
+  await page.route('**/third-api/workshop/items/*/retry', async (route) => {
+    retries += 1;
+    if (retries > 1) return route.fallback();
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
   await newest(page).getByTestId('workshop-retry').click();
   await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  await expect.poll(() => retries).toBe(2);
+  await expect(newest(page)).toHaveAttribute('data-status', 'completed');
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+  // The item ran once for the one retry asked for.
+  expect(gemini.requests).toBe(asked + 1);
+  await page.unroute('**/third-api/workshop/items/*/retry');
   await expect(newest(page).getByTestId('workshop-result-text')).toHaveText(ENHANCED.text);
   await expect(newest(page).getByTestId('workshop-confidence')).toHaveText('82%');
   await expect(newest(page).getByTestId('workshop-model-used')).toContainText(GEMINI_TEXT_MODEL);

@@ -45,7 +45,6 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
     return row;
   };
   const jobOf = (id: number, userId: number, model: string | undefined) => ({ kind: WORKSHOP_JOB, refId: id, userId, params: model ? { model } : {} });
-  const enqueue = (id: number, userId: number, model: string | undefined) => ctx.jobs.enqueue(jobOf(id, userId, model));
 
   app.get(
     '/workshop/models',
@@ -201,31 +200,44 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
     '/workshop/items/:id/retry',
     {
       config: {
-        openapi: { summary: 'Run an item again from its stored input and config', tags: ['workshop'], response: { data: workshopItemSchema } },
+        openapi: {
+          summary: 'Run an item again from its stored input and config (replayed by Idempotency-Key)',
+          tags: ['workshop'],
+          response: { data: workshopItemSchema },
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const row = await one(request);
-      if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
+      const key = idempotencyKeyOf(request);
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
+      const fingerprint = fingerprintOf('POST', `/workshop/items/${row.id}/retry`, null);
+      // A resend of a retry whose answer was lost is answered from its key, even once the run it
+      // started has ended: the item runs once per retry asked for.
+      // Outside the transaction: SQLite's one connection would wait for it.
       await ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
-      const reopened = await repo.move(row.id, 'pending', {
-        result_text: null,
-        result_changes_json: null,
-        result_file_ids: null,
-        confidence: null,
-        model: null,
-        started_at: null,
-        completed_at: null,
-        processing_ms: null,
-        ...NO_FAILURE,
+      const result = await ctx.idempotency.run(row.user_id, key, fingerprint, async (trx) => {
+        if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
+        const reopened = await createWorkshopRepository(generationDb(trx), ctx.now).move(row.id, 'pending', {
+          result_text: null,
+          result_changes_json: null,
+          result_file_ids: null,
+          confidence: null,
+          model: null,
+          started_at: null,
+          completed_at: null,
+          processing_ms: null,
+          ...NO_FAILURE,
+        });
+        // Another retry got there first: it queued the run.
+        if (!reopened) throw new AppError(409, 'still_running');
+        await ctx.jobs.enqueue(jobOf(row.id, row.user_id, model), { trx });
+        return { status: 200, messageKey: 'generation_started', data: { id: row.id } };
       });
-      // Another retry got there first: it queued the run.
-      if (!reopened) throw new AppError(409, 'still_running');
-      await enqueue(row.id, row.user_id, model);
+      if (result.replayed) void reply.header('idempotent-replayed', 'true');
       const [view] = await views.items([(await repo.item(row.id))!], locale(request));
-      return ok(request, view, 'generation_started');
+      return ok(request, view, result.messageKey);
     },
   );
 }

@@ -2740,7 +2740,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run an item again from its stored input and config */
+        /** Run an item again from its stored input and config (replayed by Idempotency-Key) */
         post: {
             parameters: {
                 query?: never;

@@ -141,6 +141,30 @@ describe('the workshop (third group)', () => {
     expect((await until(() => item(created.body.data.id), settled)).body.data.status).toBe('completed');
   });
 
+  it('answers a resent retry by its Idempotency-Key, even once its run has ended, and runs the item once', async () => {
+    fake.switches.enhancer = 'quota';
+    const created = await t.call<Item>('POST', '/third-api/workshop/items', { token: admin, headers: V1, body: { text: 'retried once' } });
+    await until(() => item(created.body.data.id), settled);
+    fake.switches.enhancer = 'none';
+    const retry = (key: string) =>
+      t.call<Item>('POST', `/third-api/workshop/items/${created.body.data.id}/retry`, { token: admin, headers: { ...V1, 'idempotency-key': key } });
+    const runs = fake.calls.enhance;
+    expect((await retry('workshop-retry-0001')).status).toBe(200);
+    expect((await until(() => item(created.body.data.id), settled)).body.data.status).toBe('completed');
+    expect(fake.calls.enhance).toBe(runs + 1);
+    // The answer was lost and the same retry comes again: the finished item, not a second run.
+    const again = await retry('workshop-retry-0001');
+    expect(again.status).toBe(200);
+    expect(again.response.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data.status).toBe('completed');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.calls.enhance).toBe(runs + 1);
+    // A new retry asked for runs it again.
+    expect((await retry('workshop-retry-0002')).body.data.status).toBe('pending');
+    expect((await until(() => item(created.body.data.id), settled)).body.data.status).toBe('completed');
+    expect(fake.calls.enhance).toBe(runs + 2);
+  });
+
   it('cancels a processing item', async () => {
     fake.switches.enhancerGate = true;
     const created = await t.call<Item>('POST', '/third-api/workshop/items', { token: admin, headers: V1, body: { text: 'slow' } });

@@ -1,6 +1,6 @@
 // The workshop calls of the third group (X-API-Version: v1, ADMIN only on the server). Its replies
 // are the main API's envelope; the group client hands the body back as is, so it is opened here.
-import { http, request } from '../../../lib/api';
+import { http, isApiError, request } from '../../../lib/api';
 import { unwrapEnvelope } from '../../../lib/api/envelope';
 import { i18n } from '../../../i18n/i18n';
 import { IDEMPOTENCY_HEADER } from '../../../lib/api/idempotency-key';
@@ -68,6 +68,17 @@ export async function cancelWorkshopItem(id: number): Promise<WorkshopItem> {
   return open<WorkshopItem>(await http.post<unknown>('third', `/workshop/items/${id}/cancel`));
 }
 
-export async function retryWorkshopItem(id: number): Promise<WorkshopItem> {
-  return open<WorkshopItem>(await http.post<unknown>('third', `/workshop/items/${id}/retry`));
+/** Every attempt at one retry carries the same `idempotencyKey`: a resend never runs the item twice. */
+export async function retryWorkshopItem(id: number, idempotencyKey: string): Promise<WorkshopItem> {
+  try {
+    const body = await http.post<unknown>('third', `/workshop/items/${id}/retry`, undefined, {
+      headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+    });
+    return open<WorkshopItem>(body);
+  } catch (error) {
+    // The route's one 409: the item runs already. An earlier attempt whose answer was lost (or
+    // another tab) started it, which is what was asked: the item as it is now.
+    if (isApiError(error) && error.status === 409) return fetchWorkshopItem(id);
+    throw error;
+  }
 }

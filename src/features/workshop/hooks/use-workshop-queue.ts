@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, isCancelled } from '../../../lib/api';
+import { newIdempotencyKey } from '../../../lib/api/idempotency-key';
 import { withQuotaRecovery } from '../../../lib/db/quota';
 import {
   deleteWorkshopQueueRecord,
@@ -215,7 +216,8 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
 
   const retryItem = useCallback(
     async (id: number) => {
-      const item = await withRetry(() => retryWorkshopItem(id));
+      const key = newIdempotencyKey();
+      const item = await withRetry(() => retryWorkshopItem(id, key));
       putItem(item);
       return item;
     },
