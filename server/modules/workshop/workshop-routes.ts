@@ -213,10 +213,10 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
       const fingerprint = fingerprintOf('POST', `/workshop/items/${row.id}/retry`, null);
-      // A resend of a retry whose answer was lost is answered from its key, even once the run it
-      // started has ended: the item runs once per retry asked for.
       // Outside the transaction: SQLite's one connection would wait for it.
       await ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
+      // A resend of a retry whose answer was lost is answered from its key, even once the run it
+      // started has ended: the item runs once per retry asked for.
       const result = await ctx.idempotency.run(row.user_id, key, fingerprint, async (trx) => {
         if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
         const reopened = await createWorkshopRepository(generationDb(trx), ctx.now).move(row.id, 'pending', {
