@@ -34,6 +34,14 @@ test.afterAll(async () => {
 
 const open = (page: Page, base = server.url) => openVideoPage(page, base, GENERAL);
 
+/** Clears what the previous test left of the draft: its run and its images. */
+async function clearDraft(page: Page): Promise<void> {
+  if (await page.getByTestId('start-over').isVisible()) await page.getByTestId('start-over').click();
+  for (const role of ['model', 'pattern']) {
+    while ((await page.getByTestId(`thumb-${role}`).count()) > 0) await page.getByTestId(`thumb-${role}`).first().getByRole('button').click();
+  }
+}
+
 const shot = async (page: Page, name: string) => {
   if (process.env.VIDEO_SHOTS) await page.screenshot({ path: `${process.env.VIDEO_SHOTS}/${name}.png`, fullPage: true });
 };
@@ -132,11 +140,7 @@ test('the 6/6/10 limits say the count and how many could not be added; the draft
 test('reload in the middle of the analysis continues without retyping, then quick mode goes straight to videos', async ({ page }) => {
   await page.setViewportSize({ width: 768, height: 1024 });
   await open(page);
-  if (await page.getByTestId('start-over').isVisible()) await page.getByTestId('start-over').click();
-  // Clear what the previous test left.
-  for (const role of ['model', 'pattern']) {
-    while ((await page.getByTestId(`thumb-${role}`).count()) > 0) await page.getByTestId(`thumb-${role}`).first().getByRole('button').click();
-  }
+  await clearDraft(page);
   await fillInfo(page);
   await toCandidates(page);
   await expect(page.getByTestId('analysis-progress-message')).toBeVisible();
@@ -289,10 +293,7 @@ test.describe('page.route sees the calls', () => {
   test('an answer lost on the way back: the videos are asked for again under the same key and started once', async ({ page }) => {
     await page.setViewportSize({ width: 1024, height: 768 });
     await open(page);
-    if (await page.getByTestId('start-over').isVisible()) await page.getByTestId('start-over').click();
-    for (const role of ['model', 'pattern']) {
-      while ((await page.getByTestId(`thumb-${role}`).count()) > 0) await page.getByTestId(`thumb-${role}`).first().getByRole('button').click();
-    }
+    await clearDraft(page);
     await fillInfo(page);
     await toCandidates(page);
     await expect(page.getByTestId('candidate')).toHaveCount(6, { timeout: 60_000 });

@@ -13,6 +13,7 @@ import { migrateToLatest } from '../../../server/db/migrate.js';
 import { AppError } from '../../../server/http/app-error.js';
 import { createUploadFinisher } from '../../../server/modules/uploads/upload-finish.js';
 import { UploadRepository } from '../../../server/modules/uploads/upload-repository.js';
+import { createUsersRepository } from '../../../server/modules/users/users-repository.js';
 import { openUploadStore, type UploadStore } from '../../../server/modules/uploads/upload-store.js';
 import { openBlobStore } from '../../../server/storage/open-blob-store.js';
 import { makeImage } from '../upscale-service/upscale-helpers.js';
@@ -38,23 +39,13 @@ describe('the end of an upload', () => {
     repo = new UploadRepository(db, () => new Date(), 24 * HOUR);
     blobs = openBlobStore({ dataDir: dir, storage: { kind: 'disk' } });
     store = openUploadStore({ storage: { kind: 'disk' }, dataDir: dir, blobs, expiryMs: 24 * HOUR });
-    const t = new Date().toISOString();
-    const user = await db.kysely
-      .insertInto('users')
-      .values({
-        account: 'finisher',
-        wechat_account: null,
-        phone: null,
-        international_code: '86',
-        display_name: 'f',
-        user_level: 'DESIGNER',
-        password_hash: null,
-        disabled: 0,
-        created_at: t,
-        updated_at: t,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const user = await createUsersRepository(db.kysely, () => new Date()).create({
+      account: 'finisher',
+      international_code: '86',
+      display_name: 'f',
+      user_level: 'DESIGNER',
+      password_hash: null,
+    });
     userId = user.id;
   });
   afterAll(async () => {
