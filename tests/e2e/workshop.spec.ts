@@ -313,7 +313,7 @@ test('a reload mid-run finds the item still running, then finished; a waiting it
   await expect(newest(page)).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
 });
 
-test('an answer lost on the way back: the item goes again under the same key and the server makes it once', async ({ page }) => {
+test('an answer lost on the way back, then a reload before the resend: the item goes again under the same key and the server makes it once', async ({ page }) => {
   await openWorkshop(page, 'local');
   const keys: string[] = [];
   await page.route('**/third-api/workshop/items', async (route) => {
@@ -340,6 +340,34 @@ test('an answer lost on the way back: the item goes again under the same key and
   expect(keys).toHaveLength(2);
   expect(keys[0]).toMatch(/^[A-Za-z0-9_.:-]{8,128}$/);
   expect(keys[1]).toBe(keys[0]);
+  await page.unroute('**/third-api/workshop/items');
+
+  // The answer lost again, and the page reloaded before the resend: the item kept on the device
+  // goes again under its key, and the server still holds one.
+  const afterReload = `Made once across a reload ${Date.now()}`;
+  const reloadKeys: string[] = [];
+  let open = false;
+  await page.route('**/third-api/workshop/items', async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.fallback();
+    reloadKeys.push(request.headers()['idempotency-key'] ?? '');
+    if (open) return route.fallback();
+    if (reloadKeys.length === 1) await route.fetch();
+    await route.abort('connectionreset');
+  });
+  await chooseType(page, 'Text');
+  await page.getByTestId('workshop-text').fill(afterReload);
+  await page.getByTestId('workshop-add').click();
+  await expect.poll(() => reloadKeys.length).toBeGreaterThanOrEqual(1);
+  open = true;
+  await page.reload();
+  const kept = page.locator('[data-testid="workshop-item"]', { hasText: afterReload });
+  await expect(kept).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(page.getByTestId('workshop-entry')).toHaveCount(0);
+  const again = await thirdCall(server.url, 'GET', '/workshop/items?limit=50', admin.token);
+  expect((again.data as { items: { text: string | null }[] }).items.filter((item) => item.text === afterReload)).toHaveLength(1);
+  expect(reloadKeys.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(reloadKeys).size).toBe(1);
   await page.unroute('**/third-api/workshop/items');
 });
 

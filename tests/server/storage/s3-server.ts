@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { StorageConfig } from '../../../server/config.js';
@@ -12,6 +13,11 @@ import { keepFoldersOnDelete } from '../../support/s3rver-keep-folders.js';
 import { addMultipartCalls, type S3rverInternals } from '../../support/s3rver-multipart.js';
 
 export const BUCKET = 'loom';
+
+/** s3rver is a Koa application: a middleware put first sees every answer. */
+interface LagHook {
+  middleware: Array<(ctx: { method: string; path: string; status: number; body: unknown }, next: () => Promise<void>) => Promise<void>>;
+}
 
 export interface S3TestServer {
   endpoint: string;
@@ -22,6 +28,11 @@ export interface S3TestServer {
   bucket(prefix: string): S3Bucket;
   /** Every key under `prefix` (a test's look into the bucket). */
   keys(prefix: string): Promise<string[]>;
+  /**
+   * The next whole read of `key` answers its first `bytes` bytes only, as a store whose read lags
+   * its write (S3-compatible services that are not strongly consistent); later reads are whole.
+   */
+  lagNextRead(key: string, bytes: number): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +42,16 @@ export async function startS3Server(): Promise<S3TestServer> {
   // The multipart calls resumable uploads make (@tus/s3-store), which s3rver lacks.
   addMultipartCalls(server as unknown as S3rverInternals);
   keepFoldersOnDelete(server as unknown as Parameters<typeof keepFoldersOnDelete>[0]);
+  const lagging = new Map<string, number>();
+  (server as unknown as LagHook).middleware.unshift(async (ctx, next) => {
+    await next();
+    const cut = lagging.get(decodeURIComponent(ctx.path));
+    if (ctx.method !== 'GET' || cut === undefined || ctx.status !== 200 || !(ctx.body instanceof Readable)) return;
+    lagging.delete(decodeURIComponent(ctx.path));
+    const chunks: Buffer[] = [];
+    for await (const chunk of ctx.body) chunks.push(chunk as Buffer);
+    ctx.body = Buffer.concat(chunks).subarray(0, cut);
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
@@ -50,6 +71,7 @@ export async function startS3Server(): Promise<S3TestServer> {
     env: (prefix) => ({ STORAGE_URL: `s3://${BUCKET}/${prefix}`, S3_ENDPOINT: endpoint, S3_FORCE_PATH_STYLE: 'true' }),
     storage,
     bucket: (prefix) => openS3Bucket(storage(prefix)),
+    lagNextRead: (key, bytes) => lagging.set(`/${BUCKET}/${key}`, bytes),
     async keys(prefix) {
       const listed = await probe.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
       return (listed.Contents ?? []).map((o) => o.Key!).sort();

@@ -1,6 +1,7 @@
 // Resumable uploads in the STORAGE_URL bucket (@tus/s3-store: an S3 multipart upload per upload,
 // its bytes short of a part kept as an incomplete part object), on the local S3 server: an append
-// cut part-way is resumed, the finished object is the file, a refused image and a terminated
+// cut part-way is resumed, the finished object is the file, an image read back short at its end is
+// kept and finished when a call names it, a refused image and a terminated
 // upload leave nothing, and the sweep removes a lapsed one, finished or not, and a multipart upload
 // no row names under its prefix (never another deployment's in the same bucket). The database plays no
 // part here: SQLite only.
@@ -16,6 +17,7 @@ describe('resumable uploads in an S3 bucket', () => {
   let t: TestApp;
   let wire: TusWire;
   let token: string;
+  let userId: number;
   const png = { filename: 'bolt.png', filetype: 'image/png', purpose: 'upscale' };
 
   beforeAll(async () => {
@@ -27,7 +29,7 @@ describe('resumable uploads in an S3 bucket', () => {
       `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
       '/api/uploads/',
     );
-    token = (await t.createUser('DESIGNER')).token;
+    ({ token, id: userId } = await t.createUser('DESIGNER'));
   });
   afterAll(async () => {
     await t?.close();
@@ -46,6 +48,21 @@ describe('resumable uploads in an S3 bucket', () => {
     expect(rest.status).toBe(204);
     expect(sha256(await t.app.uploadReferences!.read(id))).toBe(sha256(image));
     expect(await s3.keys(`team/uploads/${id}`)).toEqual([`team/uploads/${id}`, `team/uploads/${id}.info`]);
+  });
+
+  it('keeps an image the bucket reads back short at its end, and finishes it when a call names it', async () => {
+    const image = await makeImage('png', 96, 64);
+    const url = await wire.begin(token, { length: image.length, ...png });
+    const id = url.split('/').pop()!;
+    s3.lagNextRead(`team/uploads/${id}`, Math.floor(image.length / 2));
+    const last = await wire.patch(url, token, 0, image);
+    expect(last.status).toBe(503);
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The client's next HEAD reads every byte in, so tus-js-client counts the upload done…
+    expect(await wire.offset(url, token)).toBe(image.length);
+    // …and the call that names it finishes it, from the bucket that now reads whole.
+    await expect(t.app.uploadReferences!.find(id, userId)).resolves.toMatchObject({ length: image.length });
+    expect(sha256(await t.app.uploadReferences!.read(id))).toBe(sha256(image));
   });
 
   it('leaves nothing of a refused image or a terminated upload, and sweeps the lapsed ones', async () => {
