@@ -1,9 +1,11 @@
 // Applies a mutation at most once per (user, Idempotency-Key). The key is claimed inside the same
 // transaction as the write, before it: a concurrent duplicate blocks on the primary key, then
 // fails and replays the stored answer. Failed writes roll back the claim, so a refused request is
-// evaluated afresh when it is sent again (nothing was applied). Shared by the prompt calls, video
-// creation and the workshop's item creation; the write gets the transaction over the app's base
-// schema and widens it with its module's tables (`trx.withTables<…>()`).
+// evaluated afresh when it is sent again (nothing was applied). Checks only a first call must pass
+// (the user's cap on waiting jobs) go in `firstOnly`: a resend whose answer was lost is answered
+// with what its first call did, whatever those checks would say now. Shared by the prompt calls,
+// video creation and the workshop's item creation; the write gets the transaction over the app's
+// base schema and widens it with its module's tables (`trx.withTables<…>()`).
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -83,10 +85,16 @@ export function createIdempotencyStore(base: Kysely<Database>, now: () => Date) 
       key: string | undefined,
       fingerprint: string,
       write: (trx: Transaction<Database>) => Promise<StoredOutcome>,
+      /** checked before the write, outside its transaction (SQLite's one connection); never for a replay */
+      firstOnly?: () => Promise<void>,
     ): Promise<IdempotentResult> {
-      if (!key) return { ...(await base.transaction().execute(write)), replayed: false };
+      if (!key) {
+        await firstOnly?.();
+        return { ...(await base.transaction().execute(write)), replayed: false };
+      }
       const earlier = await stored(userId, key, fingerprint);
       if (earlier) return earlier;
+      await firstOnly?.();
       try {
         return await base.transaction().execute(async (baseTrx) => {
           const trx = baseTrx.withTables<IdempotencyTables>();

@@ -96,7 +96,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
           language: input.language,
           images: input.images.map((i) => contentHash(i.data)),
         });
-        await ctx.jobs.admit(user.id, WORKSHOP_JOB);
+        const admit = () => ctx.jobs.admit(user.id, WORKSHOP_JOB);
         const result = await ctx.idempotency.run(user.id, key, fingerprint, async (trx) => {
           const inTrx = createWorkshopRepository(generationDb(trx), ctx.now);
           const created = await inTrx.insert({
@@ -119,7 +119,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
           });
           await ctx.jobs.enqueue(jobOf(created.id, user.id, slot.provider), { trx });
           return { status: 201, messageKey: 'generation_started', data: { id: created.id } };
-        });
+        }, admit);
         // A replay shows the item the first call made, as it is now.
         const row = await repo.itemOfUser(user.id, (result.data as { id: number }).id);
         if (!row) throw new AppError(404, 'not_found');
@@ -213,10 +213,9 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
       const model = parseConfig(row.config_json).model;
       if (!enhancerFor(enhancers(), model)) throw new AppError(503, 'generation_unavailable');
       const fingerprint = fingerprintOf('POST', `/workshop/items/${row.id}/retry`, null);
-      // Outside the transaction: SQLite's one connection would wait for it.
-      await ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
       // A resend of a retry whose answer was lost is answered from its key, even once the run it
-      // started has ended: the item runs once per retry asked for.
+      // started has ended, and even once the user's queue is full: the item runs once per retry.
+      const admit = () => ctx.jobs.admit(row.user_id, WORKSHOP_JOB);
       const result = await ctx.idempotency.run(row.user_id, key, fingerprint, async (trx) => {
         if (row.status === 'pending' || row.status === 'processing') throw new AppError(409, 'still_running');
         const reopened = await createWorkshopRepository(generationDb(trx), ctx.now).move(row.id, 'pending', {
@@ -234,7 +233,7 @@ export function registerWorkshopRoutes(app: FastifyInstance, ctx: GenerationCont
         if (!reopened) throw new AppError(409, 'still_running');
         await ctx.jobs.enqueue(jobOf(row.id, row.user_id, model), { trx });
         return { status: 200, messageKey: 'generation_started', data: { id: row.id } };
-      });
+      }, admit);
       if (result.replayed) void reply.header('idempotent-replayed', 'true');
       const [view] = await views.items([(await repo.item(row.id))!], locale(request));
       return ok(request, view, result.messageKey);

@@ -1,5 +1,6 @@
 // The fair queue through the real calls: one user's backlog of videos neither keeps another user's
-// analysis from a slot nor grows past the per-user cap (429 with Retry-After, before any row).
+// analysis from a slot nor grows past the per-user cap (429 with Retry-After, before any row); a
+// resend of a call the cap let in is answered, not refused.
 import { spawn } from 'node:child_process';
 import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,11 +60,20 @@ for (const db of databaseKinds) {
       // Three run (the provider's lane of four keeps one slot for interactive work), three wait.
       expect((await create(3)).status).toBe(201);
       await until(() => videosOf(owner.id), (rows) => rows.filter((r) => r.status === 'generating').length === 3);
-      expect((await create(3)).status).toBe(201);
+      const key = { 'idempotency-key': `backlog-${db.kind}-0001` };
+      const waiting = await create(3, key);
+      expect(waiting.status).toBe(201);
       const refused = await create(1);
       expect(refused.status).toBe(429);
       expect(refused.response.headers['retry-after']).toBe('30');
       expect(refused.body.message).toBe('You already have 3 generations waiting; please try again in 30 s');
+      expect(await videosOf(owner.id)).toHaveLength(6);
+      // The last call's answer was lost and the page sends it again: the queue is full, but the
+      // resend is answered with the videos the first made, not refused as a new call.
+      const resent = await create(3, key);
+      expect(resent.status).toBe(201);
+      expect(resent.response.headers['idempotent-replayed']).toBe('true');
+      expect(resent.body.data.map((v) => v.id)).toEqual(waiting.body.data.map((v) => v.id));
       expect(await videosOf(owner.id)).toHaveLength(6);
 
       // Another user's analysis and its six candidates finish while every video still waits.

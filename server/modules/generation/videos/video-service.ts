@@ -159,11 +159,11 @@ export function createVideoService(ctx: GenerationContext) {
       idempotency: { key: string | undefined; fingerprint: string },
     ): Promise<IdempotentResult & { data: CreatedVideos }> {
       requireSlot(ctx.providers, 'videoGenerator');
-      await ctx.jobs.admit(userId, JOB_KINDS.video, specs.length);
+      const admit = () => ctx.jobs.admit(userId, JOB_KINDS.video, specs.length);
       const result = await ctx.idempotency.run(userId, idempotency.key, idempotency.fingerprint, async (trx) => {
         const rows = await createAll(trx, userId, specs, language);
         return { status: 201, messageKey: 'generation_started', data: { ids: rows.map((r) => r.id) } satisfies CreatedVideos };
-      });
+      }, admit);
       return { ...result, data: result.data as CreatedVideos };
     },
 
@@ -184,11 +184,11 @@ export function createVideoService(ctx: GenerationContext) {
       const original = parseObject(row.params_json);
       const params = original ? videoSpecSchema.safeParse(original) : undefined;
       if (!params?.success) throw new AppError(400, 'cannot_retry_without_parameters');
-      await ctx.jobs.admit(userId, JOB_KINDS.video);
+      const admit = () => ctx.jobs.admit(userId, JOB_KINDS.video);
       const result = await ctx.idempotency.run(userId, idempotency.key, idempotency.fingerprint, async (trx) => {
         const [created] = await createAll(trx, userId, [params.data], language, row.id);
         return { status: 201, messageKey: 'generation_started', data: { id: created!.id } };
-      });
+      }, admit);
       const [made] = await repo.videosOfUser(userId, [(result.data as { id: number }).id]);
       if (!made) throw new AppError(404, 'not_found');
       return { ...result, row: made };
