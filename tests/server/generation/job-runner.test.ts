@@ -6,6 +6,7 @@ import type { KyselyPlugin, QueryId } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
+import { createUsersRepository } from '../../../server/modules/users/users-repository.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import type { JobContext, JobHandler } from '../../../server/jobs/job-handler.js';
 import type { JobClass } from '../../../server/jobs/fair-share.js';
@@ -107,24 +108,15 @@ for (const db of databaseKinds) {
       await migrateToLatest(database);
       jobs = database.kysely.withTables<JobTables>();
       // The users whose jobs the fairness tests queue (jobs.user_id refers to users).
-      const at = new Date().toISOString();
+      const users = createUsersRepository(database.kysely, () => new Date());
       for (const account of ['fair-1', 'fair-2', 'fair-3']) {
-        const row = await database.kysely
-          .insertInto('users')
-          .values({
-            account,
-            wechat_account: null,
-            phone: null,
-            international_code: '+86',
-            display_name: account,
-            user_level: 'GENERAL',
-            password_hash: null,
-            disabled: 0,
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const row = await users.create({
+          account,
+          international_code: '+86',
+          display_name: account,
+          user_level: 'GENERAL',
+          password_hash: null,
+        });
         userIds.push(row.id);
       }
     });

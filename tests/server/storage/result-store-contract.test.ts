@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/database.js';
+import { createUsersRepository } from '../../../server/modules/users/users-repository.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
@@ -156,23 +157,13 @@ for (const impl of implementations) {
       // The replay records live in the database every process shares.
       const db = await openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'loom.sqlite') });
       await migrateToLatest(db);
-      const stamp = now().toISOString();
-      await db.kysely
-        .insertInto('users')
-        .values({
-          id: 1,
-          account: 'replays',
-          wechat_account: null,
-          phone: null,
-          international_code: '86',
-          display_name: 'Replays',
-          user_level: 'DESIGNER',
-          password_hash: null,
-          disabled: 0,
-          created_at: stamp,
-          updated_at: stamp,
-        })
-        .execute();
+      const owner = await createUsersRepository(db.kysely, now).create({
+        account: 'replays',
+        international_code: '86',
+        display_name: 'Replays',
+        user_level: 'DESIGNER',
+        password_hash: null,
+      });
       const first = service(open());
       const replays = (s: UpscaleService) => new DurableReplays(db.kysely, now, (o) => s.store.has(o.resultId));
       const image = { filename: 'fabric.png', data: await makeImage('png') };
@@ -182,7 +173,7 @@ for (const impl of implementations) {
       // Killed after the record was written, before the result was published.
       let lost = '';
       await expect(
-        new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays(first)).run('k', 1, 'fp', live(), (signal, record) =>
+        new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays(first)).run('k', owner.id, 'fp', live(), (signal, record) =>
           first.upscale(image, params, {
             signal,
             beforePublish: async (outcome) => {
@@ -198,7 +189,7 @@ for (const impl of implementations) {
       // Another process takes the resend: the record's result is not there, so it runs once more and publishes.
       const second = service(open());
       const resend = (s: UpscaleService) =>
-        new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays(s)).run('k', 1, 'fp', live(), (signal, record) =>
+        new IdempotentResults(3600, now, REPLAY_GRACE_MS, replays(s)).run('k', owner.id, 'fp', live(), (signal, record) =>
           s.upscale(image, params, { signal, beforePublish: record }),
         );
       const answer = await resend(second);

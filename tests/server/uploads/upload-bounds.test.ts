@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
+import { createUsersRepository } from '../../../server/modules/users/users-repository.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { UploadRepository } from '../../../server/modules/uploads/upload-repository.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema } from '../helpers/databases.js';
@@ -39,23 +40,13 @@ describe.each(databaseKinds)('upload bounds on $kind', ({ kind, skip }) => {
 
   const user = async () => {
     users += 1;
-    const t = new Date(nowMs).toISOString();
-    const row = await db.kysely
-      .insertInto('users')
-      .values({
-        account: `bounds-${users}`,
-        wechat_account: null,
-        phone: null,
-        international_code: '86',
-        display_name: 'b',
-        user_level: 'DESIGNER',
-        password_hash: null,
-        disabled: 0,
-        created_at: t,
-        updated_at: t,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await createUsersRepository(db.kysely, () => new Date(nowMs)).create({
+      account: `bounds-${users}`,
+      international_code: '86',
+      display_name: 'b',
+      user_level: 'DESIGNER',
+      password_hash: null,
+    });
     return row.id;
   };
   const upload = (userId: number, n: number, length: number) => ({

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db/database.js';
+import { createUsersRepository } from '../../../server/modules/users/users-repository.js';
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
@@ -78,25 +79,16 @@ async function openReplayDb(kind: DatabaseKind): Promise<ReplayDb> {
   const db = await open();
   await migrateToLatest(db);
   const other = await open();
-  const t = new Date().toISOString();
+  const accounts = createUsersRepository(db.kysely, () => new Date());
   const user = async (n: number) =>
     (
-      await db.kysely
-        .insertInto('users')
-        .values({
-          account: `replays-${n}`,
-          wechat_account: null,
-          phone: null,
-          international_code: '86',
-          display_name: `Replays ${n}`,
-          user_level: 'DESIGNER',
-          password_hash: null,
-          disabled: 0,
-          created_at: t,
-          updated_at: t,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
+      await accounts.create({
+        account: `replays-${n}`,
+        international_code: '86',
+        display_name: `Replays ${n}`,
+        user_level: 'DESIGNER',
+        password_hash: null,
+      })
     ).id;
   const users: [number, number, number] = [await user(1), await user(2), await user(3)];
   return {
