@@ -3,6 +3,7 @@
 // server twice (a crash between send and delete, two tabs) is still applied once. Only the
 // signed-in user's items are ever sent, and the check is repeated before every send.
 import type { OutboxRecord } from '../db/schema';
+import { randomUuid } from '../random-uuid';
 
 export interface OutboxStorage {
   add(record: OutboxRecord): Promise<OutboxRecord>;
@@ -47,7 +48,7 @@ export interface FlushReport {
 
 export function createOutbox(options: OutboxOptions) {
   const { storage } = options;
-  const newId = options.newId ?? (() => crypto.randomUUID());
+  const newId = options.newId ?? (() => randomUuid());
   const now = options.now ?? Date.now;
   const listeners = new Set<() => void>();
   const running = new Map<string, Promise<FlushReport>>();

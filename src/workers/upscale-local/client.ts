@@ -2,6 +2,7 @@
 // onnxruntime and graphs are loaded only then) and turns its messages into the queue's outcomes.
 import type { LocalOutcome, LocalUpscaler } from '../upscale-queue/send-types';
 import type { DeviceReply, DeviceRunRequest } from './protocol';
+import { randomUuid } from '../../lib/random-uuid';
 
 interface Pending {
   resolve(outcome: LocalOutcome): void;
@@ -44,7 +45,7 @@ export function createLocalUpscaler(
   const run: LocalUpscaler['run'] = (request, onProgress, signal) =>
     new Promise<LocalOutcome>((resolve) => {
       if (signal.aborted) return resolve({ kind: 'aborted' });
-      const id = crypto.randomUUID();
+      const id = randomUuid();
       pending.set(id, { resolve, onProgress });
       const w = ensure();
       signal.addEventListener('abort', () => w.postMessage({ type: 'cancel', id }), { once: true });

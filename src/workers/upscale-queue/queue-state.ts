@@ -3,6 +3,7 @@
 // ids and timer.
 import type { QueueEngineDeps } from './engine-deps';
 import { applyPatch } from './item-transitions';
+import { randomUuid } from '../../lib/random-uuid';
 import { MAX_IN_FLIGHT, type QueueAuth, type QueueItem } from './protocol';
 import type { SetTimer } from './wake-timer';
 
@@ -25,7 +26,7 @@ export class QueueState {
 
   constructor(readonly deps: QueueEngineDeps) {
     this.now = deps.now ?? (() => Date.now());
-    this.newId = deps.newId ?? (() => crypto.randomUUID());
+    this.newId = deps.newId ?? (() => randomUuid());
     this.setTimer =
       deps.setTimer ??
       ((fn, ms) => {

@@ -1,6 +1,7 @@
 // Turns dropped, picked, pasted or photographed files into stored sources plus a list of the
 // rejected ones with their reasons. Files are checked one at a time by their first bytes.
 import { isQuotaError } from '../../../lib/db/quota';
+import { randomUuid } from '../../../lib/random-uuid';
 import type { FileStore, StoredFile } from './file-store';
 import { validateUpload, type RejectReason } from './upload-validation';
 
@@ -20,7 +21,7 @@ export async function addFiles(
   owner: string,
   store: FileStore,
   now: () => number = Date.now,
-  newId: () => string = () => crypto.randomUUID(),
+  newId: () => string = () => randomUuid(),
 ): Promise<AddResult> {
   const added: StoredFile[] = [];
   const rejected: Rejected[] = [];

@@ -5,6 +5,7 @@ import { emptyFabricForm, type FabricForm } from './fabric-form';
 import type { GeneratedImage, VideoPromptView, VideoSettings, VideoView } from './generation-types';
 import type { ImageRole } from './image-limits';
 import type { StepId } from './workflow-steps';
+import { randomUuid } from '../../../lib/random-uuid';
 
 export interface DraftFile {
   id: string;
@@ -111,8 +112,4 @@ export function defaultPromptIds(prompts: DraftPrompt[], imageIds: number[]): nu
   });
 }
 
-export function newRequestId(): string {
-  return typeof crypto.randomUUID === 'function'
-    ? crypto.randomUUID()
-    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
-}
+export const newRequestId = (): string => randomUuid();

@@ -20,6 +20,7 @@ import { RetryGaveUp, withRetry } from '../../../lib/retry/with-retry';
 import { cancelWorkshopItem, createWorkshopItem, retryWorkshopItem } from '../api/workshop-api';
 import { putWorkshopItem } from '../api/workshop-queries';
 import { queryKeys } from '../../../lib/query/query-keys';
+import { randomUuid } from '../../../lib/random-uuid';
 import type { WorkshopItem } from '../model/workshop-item';
 import { afterReload, entriesToStart, type QueueEntry } from '../model/workshop-queue';
 
@@ -58,10 +59,6 @@ function applyChange(list: QueueEntry[], change: Change, userKey: string | null)
   const { entry } = change;
   if (entry.userKey !== userKey) return list;
   return list.some((e) => e.id === entry.id) ? list.map((e) => (e.id === entry.id ? entry : e)) : [...list, entry];
-}
-
-function newId(): string {
-  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
 export function useWorkshopQueue(userKey: string | null, runningOnServer: number): WorkshopQueue {
@@ -173,7 +170,7 @@ export function useWorkshopQueue(userKey: string | null, runningOnServer: number
       if (!userKey) return;
       const entry: QueueEntry = {
         ...input,
-        id: newId(),
+        id: randomUuid(),
         userKey,
         language: i18n.resolvedLanguage ?? 'zh-CN',
         state: 'waiting',
