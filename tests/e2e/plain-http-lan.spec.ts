@@ -78,3 +78,18 @@ test('a prompt written on a plain-http LAN address reaches the server', async ({
   expect(stored.data.content).toBe('Written at the fair over plain http');
   expect(errors).toEqual([]);
 });
+
+test('every page opens on a plain-http LAN address, and a workshop item runs there', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await signInOverLan(page, '');
+  for (const route of ['', 'video-generation', 'collections', 'history', 'settings', 'gemini-banana']) {
+    await page.goto(`${lanUrl}/#/${route}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+  await expect(page.getByTestId('page-gemini-banana')).toBeVisible();
+  await page.getByTestId('workshop-text').fill('Fabric notes typed on a tablet at the fair');
+  await page.getByTestId('workshop-add').click();
+  await expect(page.getByTestId('workshop-item').first()).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  expect(errors).toEqual([]);
+});
