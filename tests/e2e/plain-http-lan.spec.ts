@@ -90,6 +90,19 @@ test('every page opens on a plain-http LAN address, and a workshop item runs the
   await expect(page.getByTestId('page-gemini-banana')).toBeVisible();
   await page.getByTestId('workshop-text').fill('Fabric notes typed on a tablet at the fair');
   await page.getByTestId('workshop-add').click();
-  await expect(page.getByTestId('workshop-item').first()).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  const item = page.getByTestId('workshop-item').first();
+  await expect(item).toHaveAttribute('data-status', 'completed', { timeout: 20_000 });
+  // Copy works without the Clipboard API (a secure context's only): the result's text is what the
+  // browser's copy command takes.
+  expect(await page.evaluate(() => typeof navigator.clipboard)).toBe('undefined');
+  await page.evaluate(() => {
+    document.addEventListener('copy', () => {
+      (window as { copied?: string }).copied = document.getSelection()?.toString() ?? '';
+    });
+  });
+  await item.getByRole('button', { name: 'Copy', exact: true }).click();
+  await expect(page.getByText('Copied', { exact: true })).toBeVisible();
+  const copied = await page.evaluate(() => (window as { copied?: string }).copied);
+  expect(copied).toBe((await item.getByTestId('workshop-result-text').innerText()).trim());
   expect(errors).toEqual([]);
 });

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useFocusTrap } from './use-focus-trap';
 import { usePanZoomGestures } from './use-pan-zoom-gestures';
 import { isTypingTarget, viewerActionForKey, type ViewerAction } from './viewer-keys';
+import { copyPlainText } from '../../lib/clipboard';
 import {
   IDENTITY,
   VIEWER_LIMITS,
@@ -178,7 +179,7 @@ function ViewerDialog({
 
   const copyToClipboard = async () => {
     try {
-      await navigator.clipboard.writeText(draft);
+      await copyPlainText(draft);
       setCopyStatus('copied');
     } catch {
       setCopyStatus('failed');

@@ -2,6 +2,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'sonner';
+import { copyPlainText } from '../../../lib/clipboard';
 
 /** Copies text; says how it went on the button itself too (a toast can sit behind a modal dialog). */
 export function CopyButton({ text, label }: { text: string; label: string }) {
@@ -14,8 +15,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   }, [outcome]);
   async function copy() {
     try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
+      await copyPlainText(text);
       setOutcome('copied');
       toast.success(t('history.copied'));
     } catch {

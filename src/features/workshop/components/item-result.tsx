@@ -10,6 +10,7 @@ import { offerToVideo } from '../../../lib/handoff/video-handoff';
 import type { WorkshopItem, WorkshopResult } from '../model/workshop-item';
 import { TextChangesView } from './text-changes';
 import { TextDiffView } from './text-diff-view';
+import { copyPlainText } from '../../../lib/clipboard';
 
 interface Props {
   item: WorkshopItem;
@@ -51,7 +52,7 @@ export function ItemResult({ item, result }: Props) {
 
   async function copy(text: string) {
     try {
-      await navigator.clipboard.writeText(text);
+      await copyPlainText(text);
       toast.success(t('workshop.result.copied'));
     } catch {
       toast.error(t('workshop.result.copyFailed'));
