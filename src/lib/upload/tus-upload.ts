@@ -14,6 +14,14 @@ export type UploadPurpose = 'upscale' | 'analysis' | 'regenerate' | 'workshop' |
 /** A cut loses at most the chunk on the wire, and each PATCH is short enough to get through a fair's network. */
 export const TUS_CHUNK_SIZE = 1024 * 1024;
 
+/**
+ * An attempt that moves no byte for this long is given up as a network failure, and the caller
+ * resumes from the server's offset. A connection a roaming tablet left behind gets no reset and no
+ * answer: without this, its file stayed at the same percentage until the page was closed. A chunk
+ * on a slow link keeps moving, so it is never cut by this.
+ */
+export const TUS_STALL_MS = 30_000;
+
 export interface TusAttempt {
   /** The tus endpoint (config.json `uploads.tus`, made absolute). */
   endpoint: string;
@@ -28,6 +36,8 @@ export interface TusAttempt {
   /** Read before every request, so a refreshed token is used at once. */
   token(): string | null;
   chunkSize?: number;
+  /** See TUS_STALL_MS. */
+  stallMs?: number;
   signal: AbortSignal;
   /** The upload's URL is known (created, or resumed): keep it with the work, for the next attempt. */
   onUrl?(url: string): void;
@@ -72,11 +82,23 @@ export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
   return new Promise<TusOutcome>((resolve) => {
     if (attempt.signal.aborted) return resolve({ kind: 'aborted' });
     let settled = false;
+    let stall: ReturnType<typeof setTimeout> | undefined;
     const finish = (outcome: TusOutcome) => {
       if (settled) return;
       settled = true;
+      clearTimeout(stall);
       attempt.signal.removeEventListener('abort', onAbort);
       resolve(outcome);
+    };
+    const stallMs = attempt.stallMs ?? TUS_STALL_MS;
+    /** Any sign of life (a request sent, bytes out, an answer) starts the stall's clock again. */
+    const alive = () => {
+      clearTimeout(stall);
+      if (settled) return;
+      stall = setTimeout(() => {
+        void upload.abort(false).catch(() => {});
+        finish({ kind: 'network', message: `the upload stalled: no bytes moved for ${Math.round(stallMs / 1000)} s` });
+      }, stallMs);
     };
     const upload: Upload = new Upload(attempt.file, {
       endpoint: attempt.endpoint,
@@ -88,10 +110,15 @@ export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
       storeFingerprintForResuming: false,
       removeFingerprintOnSuccess: false,
       onBeforeRequest(request) {
+        alive();
         const token = attempt.token();
         if (token) request.setHeader('Authorization', `Bearer ${token}`);
       },
+      onProgress() {
+        alive();
+      },
       onAfterResponse(request, response) {
+        alive();
         // A HEAD on resume tells how much the server already has: progress starts there.
         if (request.getMethod() !== 'HEAD' || response.getStatus() >= 300) return;
         const offset = Number(response.getHeader('Upload-Offset'));
@@ -117,6 +144,7 @@ export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
       finish({ kind: 'aborted' });
     };
     attempt.signal.addEventListener('abort', onAbort, { once: true });
+    alive();
     upload.start();
   });
 }

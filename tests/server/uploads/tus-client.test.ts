@@ -2,8 +2,11 @@
 // server's real endpoint: an attempt in chunks reports the bytes the server has and the upload's
 // URL; an attempt stopped part-way is resumed from the kept URL at the server's offset and the
 // stored bytes are the file's; a gone upload is created anew; refusals come back with their status,
-// code and message for the queue's retry policy to judge.
+// code and message for the queue's retry policy to judge; a connection that stops moving bytes
+// ends the attempt as a network failure, and the next one resumes.
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +94,49 @@ describe('the PWA tus client against the server', () => {
     expect(outcome.kind).toBe('done');
     expect(urls).toHaveLength(1);
     expect(urls[0]).not.toBe(gone);
+  });
+
+  it('a connection that stops answering ends the attempt as a network failure, and the next attempt resumes', async () => {
+    // In front of the server, a link that passes everything but the third PATCH, whose bytes it
+    // takes and never answers: the socket a roaming tablet leaves behind, with no reset.
+    let patches = 0;
+    const held: http.ServerResponse[] = [];
+    const target = new URL(endpoint);
+    const link = http.createServer((req, res) => {
+      if (req.method === 'PATCH' && ++patches === 3) {
+        req.resume();
+        held.push(res);
+        return;
+      }
+      const forward = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => link.listen(0, '127.0.0.1', resolve));
+    try {
+      const through = `http://127.0.0.1:${(link.address() as AddressInfo).port}${target.pathname}`;
+      let url = '';
+      const started = Date.now();
+      const first = await runTusAttempt(attempt({ endpoint: through, stallMs: 400, onUrl: (u) => (url = u) }));
+      expect(first).toMatchObject({ kind: 'network' });
+      if (first.kind === 'network') expect(first.message).toMatch(/stalled/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(held).toHaveLength(1);
+      // The next attempt, on a link that works, resumes the kept URL and stores the file whole.
+      const accepted: number[] = [];
+      const second = await runTusAttempt(attempt({ uploadUrl: url, onAccepted: (b) => accepted.push(b) }));
+      expect(second).toMatchObject({ kind: 'done' });
+      expect(accepted[0]).toBeGreaterThanOrEqual(2 * 8 * 1024);
+      if (second.kind === 'done') expect(sha256(await stored(second.id))).toBe(sha256(file));
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise((resolve) => link.close(resolve));
+    }
   });
 
   it('refusals come back with status, code and message', async () => {
