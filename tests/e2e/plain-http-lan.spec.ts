@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { chromiumArgs } from '../../playwright.config';
 import { E2E_ADMIN, startServer, type RunningServer } from './server-process';
 import { pngFiles } from './image-processing-helpers';
-import { apiCall, signInApi, type Grant } from './offline-helpers';
+import { apiCall, openSignedIn, signInApi, type Grant } from './offline-helpers';
 
 const PORT = 8141;
 const HOST = 'fair-laptop.test';
@@ -30,24 +30,15 @@ test.afterAll(async () => {
 
 const lanUrl = `http://${HOST}:${PORT}`;
 
-/** Signs in through the API (from this machine) and leaves the session where the PWA keeps it. */
+/** Signs in through the API (from this machine) and opens `route` on the LAN address, signed in. */
 async function signInOverLan(page: Page, route: string): Promise<Grant> {
   const grant = await signInApi(server.url, E2E_ADMIN.account, E2E_ADMIN.password);
-  await page.goto(`${lanUrl}/config.json`);
+  await openSignedIn(page, lanUrl, grant, `#/${route}`);
   // What the test is about: this page has none of a secure context's features.
   expect(await page.evaluate(() => ({ secure: isSecureContext, uuid: typeof crypto.randomUUID }))).toEqual({
     secure: false,
     uuid: 'undefined',
   });
-  await page.evaluate((g) => {
-    localStorage.setItem('token', g.token);
-    if (g.refresh_token) localStorage.setItem('refreshToken', g.refresh_token);
-    localStorage.setItem('isLoggedIn', 'true');
-    localStorage.setItem('username', g.user.account);
-    localStorage.setItem('userInfo', JSON.stringify(g.user));
-    localStorage.setItem('language', 'en-US');
-  }, grant);
-  await page.goto(`${lanUrl}/#/${route}`);
   return grant;
 }
 
