@@ -92,3 +92,43 @@ test('a refused access token is refreshed silently and the refresh token rotates
   expect(after.refreshToken).not.toBe(before.refreshToken);
   await expect(page).toHaveURL(/#\/settings$/);
 });
+
+test('two tabs whose access token lapsed refresh at once with the one refresh token and both stay signed in', async ({
+  context,
+  page,
+  request,
+}) => {
+  const user = await createUser(request, 'DESIGNER');
+  await signInQuickly(page, request, user, '/#/settings');
+  const second = await context.newPage();
+  await second.goto('/#/settings');
+  await expect(second.getByTestId('settings-profile')).toContainText(user.account);
+  const before = await storageOf(page);
+  // Both tabs' refresh calls are held until both were sent, so both carry the same refresh token.
+  const held: (() => void)[] = [];
+  const sent: string[] = [];
+  await context.route('**/api/user/refresh/', async (route) => {
+    sent.push((route.request().postDataJSON() as { refresh_token: string }).refresh_token);
+    if (held.length < 2) {
+      await new Promise<void>((release) => {
+        held.push(release);
+        if (held.length === 2) for (const go of held) go();
+      });
+    }
+    await route.continue();
+  });
+  await page.evaluate(() => localStorage.setItem('token', 'expired.or.forged'));
+  await Promise.all([page.reload(), second.reload()]);
+  for (const tab of [page, second]) {
+    await expect(tab.getByTestId('settings-profile')).toContainText(user.account);
+    await expect(tab).toHaveURL(/#\/settings$/);
+  }
+  expect(sent.slice(0, 2)).toEqual([before.refreshToken, before.refreshToken]);
+  await expect.poll(async () => (await storageOf(page)).token).not.toBe('expired.or.forged');
+  // The family lives on: the refresh token the tabs kept still renews.
+  const kept = (await storageOf(second)).refreshToken;
+  expect(kept).not.toBe(before.refreshToken);
+  const refresh = await request.post('/api/user/refresh/', { data: { refresh_token: kept } });
+  expect(refresh.status()).toBe(200);
+  for (const tab of [page, second]) await expect(tab).toHaveURL(/#\/settings$/);
+});

@@ -1,9 +1,20 @@
 // Opaque refresh tokens, stored as keyed hashes, rotated on every use. Presenting a token that was
-// already rotated means it leaked: the whole family (every descendant) is revoked.
+// already rotated means it leaked: the whole family (every descendant) is revoked. Except within
+// ROTATION_GRACE_SECONDS of its rotation: two tabs of one browser share the token and refresh at
+// once when the access token lapses, and an answer lost on a flaky network leaves the page holding
+// the old token. Both present it again within seconds, and signing the designer out for it would be
+// wrong; such a token gets another successor of its family instead (a grace period, as identity
+// providers offer for rotation).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { keyedHash, randomToken } from './secret-hash.js';
+
+export const ROTATION_GRACE_SECONDS = 30;
+
+function withinGrace(replacedAt: string, t: Date): boolean {
+  return t.getTime() - new Date(replacedAt).getTime() < ROTATION_GRACE_SECONDS * 1000;
+}
 
 export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSeconds: number, now: () => Date) {
   async function issue(userId: number, familyId: string = randomUUID()): Promise<string> {
@@ -33,34 +44,37 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
       .execute();
   }
 
+  async function successor(row: { user_id: number; family_id: string }) {
+    return { userId: Number(row.user_id), token: await issue(Number(row.user_id), row.family_id) };
+  }
+
   return {
     issue,
     /** Trades a valid token for a new one of the same family; null when the token is not usable. */
     async rotate(token: string): Promise<{ userId: number; token: string } | null> {
-      const row = await db
-        .selectFrom('refresh_tokens')
-        .selectAll()
-        .where('token_hash', '=', keyedHash(key, token))
-        .executeTakeFirst();
+      const hash = keyedHash(key, token);
+      const find = () => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+      let row = await find();
       if (!row) return null;
-      if (row.revoked_at || row.replaced_at) {
-        await revokeFamily(row.family_id);
-        return null;
+      const t = now();
+      if (!row.revoked_at && !row.replaced_at) {
+        if (row.expires_at <= t.toISOString()) return null;
+        // The conditional update decides between two rotations (or a rotation and a logout) racing
+        // on one token; the loser reads the row again below.
+        const marked = await db
+          .updateTable('refresh_tokens')
+          .set({ replaced_at: t.toISOString() })
+          .where('id', '=', row.id)
+          .where('replaced_at', 'is', null)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) === 1) return successor(row);
+        row = await find();
+        if (!row) return null;
       }
-      if (row.expires_at <= now().toISOString()) return null;
-      // The conditional update makes two concurrent rotations of one token count as a reuse.
-      const marked = await db
-        .updateTable('refresh_tokens')
-        .set({ replaced_at: now().toISOString() })
-        .where('id', '=', row.id)
-        .where('replaced_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) !== 1) {
-        await revokeFamily(row.family_id);
-        return null;
-      }
-      return { userId: Number(row.user_id), token: await issue(Number(row.user_id), row.family_id) };
+      if (!row.revoked_at && row.replaced_at && withinGrace(row.replaced_at, t)) return successor(row);
+      await revokeFamily(row.family_id);
+      return null;
     },
     /**
      * Ends a live token's family and answers whose token it was; null for a token that is unknown,
