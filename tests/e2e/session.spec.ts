@@ -132,3 +132,37 @@ test('two tabs whose access token lapsed refresh at once with the one refresh to
   expect(refresh.status()).toBe(200);
   for (const tab of [page, second]) await expect(tab).toHaveURL(/#\/settings$/);
 });
+
+test('a refresh whose answer is lost keeps the person signed in, and the next attempt renews the session', async ({
+  page,
+  request,
+}) => {
+  const user = await createUser(request, 'DESIGNER');
+  await signInQuickly(page, request, user, '/#/settings');
+  const before = await storageOf(page);
+  // The server rotates the refresh token, then the connection drops before its answer arrives.
+  const rotated: number[] = [];
+  await page.route('**/api/user/refresh/', async (route) => {
+    rotated.push((await route.fetch()).status());
+    await route.abort('connectionreset');
+  });
+  await page.evaluate(() => localStorage.setItem('token', 'expired.or.forged'));
+  const lost = page.waitForEvent('requestfailed', (r) => r.url().includes('/api/user/refresh/'));
+  await page.reload();
+  await lost;
+  // The settings page keeps showing the cached profile; nothing on it marks the failed call, so
+  // the page gets a moment in which signing out would have happened (at once, when it did).
+  await page.waitForTimeout(1000);
+  await expect(page.getByTestId('settings-profile')).toContainText(user.account);
+  expect(rotated).toEqual([200]);
+  await expect(page).toHaveURL(/#\/settings$/);
+  expect((await storageOf(page)).refreshToken).toBe(before.refreshToken);
+  await expect(page.getByText('Login expired, please log in again')).toBeHidden();
+  // The connection is back: the same, already rotated refresh token is taken within the grace period.
+  await page.unroute('**/api/user/refresh/');
+  await page.reload();
+  await expect(page.getByTestId('settings-profile')).toContainText(user.account);
+  await expect.poll(async () => (await storageOf(page)).token).not.toBe('expired.or.forged');
+  expect((await storageOf(page)).refreshToken).not.toBe(before.refreshToken);
+  await expect(page).toHaveURL(/#\/settings$/);
+});

@@ -110,6 +110,24 @@ describe('http client', () => {
     expect(seen.filter((c) => c.url?.endsWith('/user/refresh/'))).toHaveLength(1);
   });
 
+  it.each([
+    ['gets no answer', () => {
+      throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, undefined, {});
+    }],
+    ['meets a failing server', () => ({ status: 503, data: { success: false, code: 503, message: 'busy', data: null } })],
+  ])('when the refresh %s: a network error, and the session and its refresh token stay', async (_, refresh) => {
+    saveGrant({ token: 'old', refresh_token: 'r-old' }, 'ann');
+    const expired = vi.fn();
+    const stop = onSessionExpired(expired);
+    handler = (config) =>
+      config.url?.endsWith('/user/refresh/') ? refresh() : { status: 401, data: { success: false, code: 401, message: 'expired', data: null } };
+    await expect(http.get('main', '/a')).rejects.toMatchObject({ kind: 'network', code: 0 });
+    stop();
+    expect(expired).not.toHaveBeenCalled();
+    expect(getSession().isLoggedIn).toBe(true);
+    expect(localStorage.getItem('refreshToken')).toBe('r-old');
+  });
+
   it('no response is the network error with code 0', async () => {
     handler = () => {
       throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, undefined, {});

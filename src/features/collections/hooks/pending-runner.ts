@@ -331,7 +331,7 @@ async function uploadOne(
       throw new Transient(outcome.message);
     case 'http-error': {
       const { status } = outcome;
-      if (status === 401 && !refreshed && (await refreshSession()))
+      if (status === 401 && !refreshed && (await refreshOrTransient()))
         return uploadOne(record, index, signal, onBytes, true);
       // Gone (lapsed): start it again. Locked or out of step: resume it.
       if (status === 404 || status === 410) await setImage(record.id, index, { uploadUrl: null });
@@ -339,6 +339,16 @@ async function uploadOne(
         throw new Transient(outcome.message || String(status), outcome.retryAfterMs);
       throw new Refused(String(outcome.code), `${current.name}: ${outcome.message || status}`);
     }
+  }
+}
+
+/** The refresh, with no answer to it counted like any lost connection: try again later. */
+async function refreshOrTransient(): Promise<boolean> {
+  try {
+    return await refreshSession();
+  } catch (error) {
+    reportUnreachable();
+    throw new Transient(error instanceof Error ? error.message : String(error));
   }
 }
 

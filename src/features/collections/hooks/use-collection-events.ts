@@ -72,7 +72,8 @@ export function useCollectionEvents(id: number, follow: boolean): CollectionEven
           if (outcome === 'completed' || outcome === 'cancelled') break;
         } catch (error) {
           if (isApiError(error) && error.status === 404) break;
-          if (isApiError(error) && error.status === 401 && !(await refreshSession())) break;
+          // A refresh that got no answer is a lost connection: wait and follow again.
+          if (isApiError(error) && error.status === 401 && !(await refreshSession().catch(() => true))) break;
         }
         if (stop.signal.aborted) break;
         failures += 1;
