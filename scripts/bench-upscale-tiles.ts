@@ -1,4 +1,4 @@
-// `npm run bench:upscale-tiles [-- --rounds N]`: what tiling costs the engine, with the machine's
+// `npm run bench:upscale-tiles [-- --rounds N] [--scales 2,4]`: what tiling costs the engine, with the machine's
 // CPU line beside the figures. For a 640x480 photo at 2x, 3x and 4x it runs the same job untiled
 // (the one-graph path; it needs 2-4 GB), with the memory budget's tiles (what the service runs), and
 // with fixed tile sides, and prints each one's CPU seconds in user mode per megapixel against the
@@ -131,6 +131,9 @@ function breakdown(scale: number, results: ChildResult[][], mp: number): string[
 async function main(): Promise<void> {
   const roundsArg = process.argv.indexOf('--rounds');
   const rounds = roundsArg > 0 ? Number(process.argv[roundsArg + 1]) : 3;
+  const scalesArg = process.argv.indexOf('--scales');
+  const scales = scalesArg > 0 ? process.argv[scalesArg + 1]!.split(',').map(Number) : [2, 3, 4];
+  if (scales.some((s) => ![2, 3, 4].includes(s))) throw new Error('--scales takes 2, 3 and 4, comma-separated');
   await ensureModels(defaultModelsDir(), console.log);
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'loom-bench-tiles-'));
   const started = performance.now();
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
     const breakdowns: string[] = [];
     console.log('| case | tiling | tiles (path) | wall | CPU user s/MP | CPU user vs untiled | peak RSS | max diff vs untiled |');
     console.log('|---|---|---|---|---|---|---|---|');
-    for (const scale of [2, 3, 4]) {
+    for (const scale of scales) {
       const results: ChildResult[][] = CONFIGS.map(() => []);
       const out = (i: number): string => path.join(tmp, `out-${scale}-${i}.png`);
       // The untiled run goes last in each round, and the machine settles after it: the process
