@@ -4,7 +4,7 @@ import {
   createVerificationCodes,
   phoneKey,
 } from '../../server/modules/auth/verification-codes.js';
-import { ROTATION_GRACE_SECONDS } from '../../server/modules/auth/refresh-tokens.js';
+import { GRACE_SUCCESSORS_MAX, ROTATION_GRACE_SECONDS } from '../../server/modules/auth/refresh-tokens.js';
 import { databaseKinds } from './helpers/databases.js';
 import { lastCodeFor, readOutbox } from './helpers/outbox.js';
 import { ADMIN, createTestApp, type TestApp } from './helpers/test-app.js';
@@ -288,6 +288,21 @@ for (const db of databaseKinds) {
           const next = await t.call('POST', '/api/user/refresh/', { body: { refresh_token: grant.body.data.refresh_token } });
           expect(next.status).toBe(200);
         }
+      });
+
+      it('treats a token replayed past the grace period\'s bound as leaked, even within the 30 s', async () => {
+        const first = await t.login(ADMIN.account, ADMIN.password);
+        const replay = () => t.call<Grant>('POST', '/api/user/refresh/', { body: { refresh_token: first.refresh_token } });
+        const granted: Grant[] = [];
+        for (let i = 0; i < GRACE_SUCCESSORS_MAX; i++) {
+          const r = await replay();
+          expect(r.status).toBe(200);
+          granted.push(r.body.data);
+        }
+        expect((await replay()).status).toBe(401);
+        // The whole family went with it.
+        const successor = await t.call('POST', '/api/user/refresh/', { body: { refresh_token: granted[0]!.refresh_token } });
+        expect(successor.status).toBe(401);
       });
 
       it('refuses a token within the grace period once its family was signed out', async () => {

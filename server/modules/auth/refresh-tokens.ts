@@ -11,6 +11,12 @@ import type { Database } from '../../db/schema.js';
 import { keyedHash, randomToken } from './secret-hash.js';
 
 export const ROTATION_GRACE_SECONDS = 30;
+/**
+ * The most tokens a family may gain within one token's grace period (its own successors and
+ * theirs): a few tabs and a lost answer stay far below it, a replay loop is cut off. Past it the
+ * old token is treated as leaked.
+ */
+export const GRACE_SUCCESSORS_MAX = 8;
 
 function withinGrace(replacedAt: string, t: Date): boolean {
   return t.getTime() - new Date(replacedAt).getTime() < ROTATION_GRACE_SECONDS * 1000;
@@ -72,7 +78,15 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
         row = await find();
         if (!row) return null;
       }
-      if (!row.revoked_at && row.replaced_at && withinGrace(row.replaced_at, t)) return successor(row);
+      if (!row.revoked_at && row.replaced_at && withinGrace(row.replaced_at, t)) {
+        const since = await db
+          .selectFrom('refresh_tokens')
+          .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+          .where('family_id', '=', row.family_id)
+          .where('created_at', '>=', row.replaced_at)
+          .executeTakeFirstOrThrow();
+        if (Number(since.n) < GRACE_SUCCESSORS_MAX) return successor(row);
+      }
       await revokeFamily(row.family_id);
       return null;
     },
