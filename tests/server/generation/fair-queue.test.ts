@@ -1,6 +1,6 @@
 // The fair queue through the real calls: one user's backlog of videos neither keeps another user's
 // analysis from a slot nor grows past the per-user cap (429 with Retry-After, before any row); a
-// resend of a call the cap let in is answered, not refused.
+// resend of a call the cap let in (a batch, a retry) is answered, not refused.
 import { spawn } from 'node:child_process';
 import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,32 @@ for (const db of databaseKinds) {
       fake.switches.videoGate = false;
       await until(() => videosOf(owner.id), (rows) => rows.every((r) => r.status === 'completed'), 20_000);
       expect((await create(3)).status).toBe(201);
+    });
+
+    it('answers a resent retry from its key while the queue is full, and refuses a new one', async () => {
+      await until(() => videosOf(owner.id), (rows) => rows.every((r) => r.status === 'completed'), 20_000);
+      const [done] = await videosOf(owner.id);
+      const retry = (headers: Record<string, string> = {}) =>
+        t.call<VideoView>('POST', `/api/user/video-generations/${done!.id}/retry`, { token: owner.token, headers });
+      fake.switches.videoGate = true;
+      expect((await create(3)).status).toBe(201);
+      await until(() => videosOf(owner.id), (rows) => rows.filter((r) => r.status === 'generating').length === 3);
+      expect((await create(2)).status).toBe(201);
+      // The retry takes the last waiting place; its answer is lost and the page sends it again.
+      const key = { 'idempotency-key': `retry-${db.kind}-0001` };
+      const first = await retry(key);
+      expect(first.status).toBe(201);
+      const before = (await videosOf(owner.id)).length;
+      const resent = await retry(key);
+      expect(resent.status).toBe(201);
+      expect(resent.response.headers['idempotent-replayed']).toBe('true');
+      expect(resent.body.data.id).toBe(first.body.data.id);
+      const another = await retry();
+      expect(another.status).toBe(429);
+      expect(another.response.headers['retry-after']).toBe('30');
+      expect(await videosOf(owner.id)).toHaveLength(before);
+      fake.switches.videoGate = false;
+      await until(() => videosOf(owner.id), (rows) => rows.every((r) => r.status === 'completed'), 20_000);
     });
   });
 }
