@@ -15,6 +15,7 @@ import { rowOwnersMigration } from './migrations/0010-row-owners.js';
 import { uploadsMigration } from './migrations/0011-uploads.js';
 import { collectionsMigration } from './migrations/0012-collections.js';
 import { jobClassMigration } from './migrations/0013-job-class.js';
+import { refreshGraceUsesMigration } from './migrations/0014-refresh-grace-uses.js';
 
 // Later features append their migrations here; names sort in the order they must run.
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -32,6 +33,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0011-uploads': uploadsMigration(dialect),
     '0012-collections': collectionsMigration(dialect),
     '0013-job-class': jobClassMigration(),
+    '0014-refresh-grace-uses': refreshGraceUsesMigration(),
   };
 }
 

@@ -30,6 +30,8 @@ export interface RefreshTokensTable {
   revoked_at: string | null;
   replaced_at: string | null;
   created_at: string;
+  /** Successors given to this token after its rotation, within its grace period. */
+  grace_uses: Generated<number>;
 }
 
 export interface VerificationCodesTable {

@@ -305,6 +305,37 @@ for (const db of databaseKinds) {
         expect(successor.status).toBe(401);
       });
 
+      it("counts the successors' own successors toward the bound of a replayed token", async () => {
+        const first = await t.login(ADMIN.account, ADMIN.password);
+        const refresh = (token: string) => t.call<Grant>('POST', '/api/user/refresh/', { body: { refresh_token: token } });
+        // A tab rotates the family on, seven tokens deep, within the first token's 30 s.
+        let latest = first.refresh_token;
+        for (let i = 0; i < GRACE_SUCCESSORS_MAX - 1; i++) {
+          const next = await refresh(latest);
+          expect(next.status).toBe(200);
+          latest = next.body.data.refresh_token;
+        }
+        expect((await refresh(first.refresh_token)).status).toBe(200);
+        expect((await refresh(first.refresh_token)).status).toBe(401);
+        expect((await refresh(latest)).status).toBe(401);
+      });
+
+      it('holds the bound when replays of one token arrive at once, and then leaves no token of its family alive', async () => {
+        const first = await t.login(ADMIN.account, ADMIN.password);
+        const refresh = (token: string) => t.call<Grant>('POST', '/api/user/refresh/', { body: { refresh_token: token } });
+        const rotated = await refresh(first.refresh_token);
+        expect(rotated.status).toBe(200);
+        const replays = await Promise.all(Array.from({ length: 3 * GRACE_SUCCESSORS_MAX }, () => refresh(first.refresh_token)));
+        const granted = replays.filter((r) => r.status === 200);
+        expect(granted.length).toBeGreaterThan(0);
+        expect(granted.length).toBeLessThanOrEqual(GRACE_SUCCESSORS_MAX - 1);
+        expect(replays.filter((r) => r.status !== 200).map((r) => r.status)).toContain(401);
+        // A successor granted while another replay was revoking the family is refused at its first use.
+        for (const grant of [rotated, ...granted]) {
+          expect((await refresh(grant.body.data.refresh_token)).status).toBe(401);
+        }
+      });
+
       it('refuses a token within the grace period once its family was signed out', async () => {
         const first = await t.login(ADMIN.account, ADMIN.password);
         const second = await t.call<Grant>('POST', '/api/user/refresh/', { body: { refresh_token: first.refresh_token } });

@@ -6,15 +6,16 @@
 // wrong; such a token gets another successor of its family instead (a grace period, as identity
 // providers offer for rotation).
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { keyedHash, randomToken } from './secret-hash.js';
 
 export const ROTATION_GRACE_SECONDS = 30;
 /**
- * The most tokens a family may gain within one token's grace period (its own successors and
- * theirs): a few tabs and a lost answer stay far below it, a replay loop is cut off. Past it the
- * old token is treated as leaked.
+ * The most successors one token may have (its rotation and its replays within the grace period),
+ * and the most tokens its family may gain within that period (its successors' own successors too):
+ * a few tabs and a lost answer stay far below it, a replay loop is cut off. Past it the old token
+ * is treated as leaked.
  */
 export const GRACE_SUCCESSORS_MAX = 8;
 
@@ -62,7 +63,21 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
       const find = () => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
       let row = await find();
       if (!row) return null;
+      const { id, family_id: familyId } = row;
       const t = now();
+      // A rotation also asks that no token of the family is revoked: a successor inserted by a replay
+      // that raced the family's revocation is refused at its first use, not kept alive. (A grace
+      // grant needs no such check: revoking the family revokes the replayed token's own row first.)
+      const familyLive = (eb: ExpressionBuilder<Database, 'refresh_tokens'>) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('refresh_tokens as f')
+              .select('f.id')
+              .where('f.family_id', '=', familyId)
+              .where('f.revoked_at', 'is not', null),
+          ),
+        );
       if (!row.revoked_at && !row.replaced_at) {
         if (row.expires_at <= t.toISOString()) return null;
         // The conditional update decides between two rotations (or a rotation and a logout) racing
@@ -70,24 +85,41 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
         const marked = await db
           .updateTable('refresh_tokens')
           .set({ replaced_at: t.toISOString() })
-          .where('id', '=', row.id)
+          .where('id', '=', id)
           .where('replaced_at', 'is', null)
           .where('revoked_at', 'is', null)
+          .where(familyLive)
           .executeTakeFirst();
         if (Number(marked.numUpdatedRows) === 1) return successor(row);
         row = await find();
         if (!row) return null;
       }
-      if (!row.revoked_at && row.replaced_at && withinGrace(row.replaced_at, t)) {
-        const since = await db
-          .selectFrom('refresh_tokens')
-          .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
-          .where('family_id', '=', row.family_id)
-          .where('created_at', '>=', row.replaced_at)
-          .executeTakeFirstOrThrow();
-        if (Number(since.n) < GRACE_SUCCESSORS_MAX) return successor(row);
+      const replacedAt = row.replaced_at;
+      if (!row.revoked_at && replacedAt && withinGrace(replacedAt, t)) {
+        // One guarded update counts the grace successor on the token's own row, so replays arriving
+        // at once cannot all pass a count read before any of them wrote. The family bound beside it
+        // also counts the successors' own successors.
+        const granted = await db
+          .updateTable('refresh_tokens')
+          .set((eb) => ({ grace_uses: eb('grace_uses', '+', 1) }))
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .where('grace_uses', '<', GRACE_SUCCESSORS_MAX - 1)
+          .where((eb) =>
+            eb(
+              eb
+                .selectFrom('refresh_tokens as f')
+                .select((f) => f.fn.countAll<number>().as('n'))
+                .where('f.family_id', '=', familyId)
+                .where('f.created_at', '>=', replacedAt),
+              '<',
+              GRACE_SUCCESSORS_MAX,
+            ),
+          )
+          .executeTakeFirst();
+        if (Number(granted.numUpdatedRows) === 1) return successor(row);
       }
-      await revokeFamily(row.family_id);
+      await revokeFamily(familyId);
       return null;
     },
     /**
