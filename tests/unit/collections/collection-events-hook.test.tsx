@@ -3,6 +3,7 @@
 // it, and a collection that is gone is not asked for again and again.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
+import axios, { AxiosError, type AxiosAdapter } from 'axios';
 import type { ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CollectionEvent, CollectionItemView, CollectionView } from '../../../shared/collections/collection-types';
@@ -10,6 +11,7 @@ import { collectionQueryKey } from '../../../src/features/collections/api/collec
 import { useCollectionEvents } from '../../../src/features/collections/hooks/use-collection-events';
 import { initI18n } from '../../../src/i18n/i18n';
 import { primeRuntimeConfig } from '../../../src/lib/api/runtime-config';
+import { getSession, saveGrant } from '../../../src/lib/session/session-store';
 
 const zero = { queued: 0, running: 0, review: 0, done: 0, failed: 0, skipped: 0, cancelled: 0 };
 const stages = { analysis: 0, candidates: 0, pick: 0, video_prompts: 0, video: 0 };
@@ -101,5 +103,54 @@ describe('useCollectionEvents', () => {
     await waitFor(() => expect(result.current.stream).toBe('idle'));
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+  describe('when the stream is refused for a lapsed token (401)', () => {
+    const defaultAdapter = axios.defaults.adapter;
+    afterEach(() => {
+      axios.defaults.adapter = defaultAdapter;
+      localStorage.clear();
+    });
+
+    /** The events call is refused once with 401, then streams; the refresh call meets `refresh`. */
+    function refusedOnce(refresh: AxiosAdapter) {
+      saveGrant({ token: 'old', refresh_token: 'r-old' }, 'ann');
+      const refreshCalls: string[] = [];
+      axios.defaults.adapter = async (config) => {
+        refreshCalls.push(config.url ?? '');
+        return refresh(config);
+      };
+      let calls = 0;
+      const fetchMock = vi.fn(async () => {
+        calls += 1;
+        if (calls === 1) return new Response(JSON.stringify({ success: false, code: 401, message: 'expired' }), { status: 401 });
+        return new Response(new ReadableStream<Uint8Array>({ start() {} }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+      });
+      vi.stubGlobal('fetch', fetchMock);
+      return { fetchMock, refreshCalls };
+    }
+
+    it('follows again when the refresh got no answer, and the person stays signed in', async () => {
+      const { fetchMock, refreshCalls } = refusedOnce(async (config) => {
+        throw new AxiosError('Network Error', AxiosError.ERR_NETWORK, config, {});
+      });
+      const { wrapper } = setup(view([item(1, 'queued')]));
+      renderHook(() => useCollectionEvents(4, true), { wrapper });
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 4000 });
+      expect(refreshCalls).toEqual(['/api/user/refresh/']);
+      expect(getSession().isLoggedIn).toBe(true);
+    });
+
+    it('stops when the server refused the refresh token: the session is over', async () => {
+      const { fetchMock, refreshCalls } = refusedOnce(async (config) => {
+        const response = { status: 401, statusText: '', data: { success: false, code: 401, message: 'revoked', data: null }, headers: {}, config };
+        throw new AxiosError('failed', 'ERR_BAD_REQUEST', config, {}, response);
+      });
+      const { wrapper } = setup(view([item(1, 'queued')]));
+      const { result } = renderHook(() => useCollectionEvents(4, true), { wrapper });
+      await waitFor(() => expect(refreshCalls).toHaveLength(1));
+      await waitFor(() => expect(result.current.stream).toBe('idle'));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    });
   });
 });
