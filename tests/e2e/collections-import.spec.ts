@@ -282,6 +282,47 @@ test('a collection started without a connection waits, survives a reload, and go
   await expect(pending).toHaveCount(0);
 });
 
+test('a collection whose session refresh loses its answer mid-upload keeps the person signed in and goes up on the next try', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 768, height: 1024 });
+  const user = await createUser(request, 'GENERAL');
+  await signInQuickly(page, request, user, '/#/collections?new=1');
+  await importTenReady(page, 'winter.csv');
+  // The access token lapses, and the server's answer to the refresh is lost on the way: the
+  // refresh token is rotated there while the page keeps the old one.
+  const lost: number[] = [];
+  await page.route('**/api/user/refresh/', async (route) => {
+    lost.push((await route.fetch()).status());
+    await route.abort('connectionreset');
+  });
+  await page.evaluate(() => {
+    localStorage.setItem('token', 'expired.or.forged');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token' }));
+  });
+  const refreshFailed = page.waitForEvent('requestfailed', (r) => r.url().includes('/api/user/refresh/'));
+  await page.getByTestId('collection-start').click();
+  await refreshFailed;
+  const pending = page.getByTestId('collection-pending');
+  await expect(pending).toBeVisible();
+  await expect(page.getByTestId('collection-pending-status')).not.toHaveText(/refused|Login expired/i);
+  await expect(page).toHaveURL(/#\/collections/);
+  expect(lost).toEqual([200]);
+
+  // The next answer arrives: the old refresh token is taken within the server's grace period, and
+  // the uploads and the collection go through by themselves; the page lands on the collection.
+  const created = page.waitForResponse((r) => r.url().endsWith('/api/collections') && r.request().method() === 'POST');
+  await page.unroute('**/api/user/refresh/');
+  const response = await created;
+  expect(response.status()).toBe(201);
+  const ref = ((await response.json()) as { data: { id: number } }).data;
+  await expect(page).toHaveURL(new RegExp(`#/collections/${ref.id}$`), { timeout: 25_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'winter' })).toBeVisible();
+  await expect(page.getByText('Login expired, please log in again')).toBeHidden();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).not.toBe('expired.or.forged');
+});
+
 test('a started collection can be cancelled, and nothing of it stays on the device', async ({ page, request }) => {
   await page.setViewportSize({ width: 768, height: 1024 });
   const user = await createUser(request, 'ADMIN');
