@@ -18,6 +18,7 @@
 // job's cache its own file (spill-file.ts), whose pages stay from job to job.
 
 import { type AlignedPool, isPageAligned } from './aligned-pool.js';
+import { freeNow } from './free-now.js';
 import { halfBits, halfValues } from './half-float.js';
 import { SpillFile } from './spill-file.js';
 
@@ -113,6 +114,8 @@ export class FeatureCache {
   /**
    * `exact`: never quantised, even in a quantising cache. A map that spills is written behind the
    * caller, so `data` must not change after the call (the engine's are graph outputs it never writes).
+   * The cache takes `data` over: a map kept in memory is freed when it is deleted or the cache
+   * closes, so the caller must not read it after those.
    */
   async put(key: string, data: FeatureData, dims: number[], opts: { exact?: boolean } = {}): Promise<void> {
     await this.delete(key);
@@ -208,6 +211,12 @@ export class FeatureCache {
     if (this.pool && isPageAligned(data)) this.pool.give(data.buffer as ArrayBuffer);
   }
 
+  /** A map nobody reads any more: back to the pool, or its memory freed now (free-now.ts). */
+  private drop(data: ArrayBufferView): void {
+    if (this.pool?.owns(data.buffer as ArrayBuffer)) this.giveBack(data);
+    else freeNow(data);
+  }
+
   private readBuffer(bytes: number): Uint8Array {
     if (this.pool && this.spill.isDirect) {
       // read in place (spill-file.ts), into pages the pool keeps warm
@@ -241,7 +250,11 @@ export class FeatureCache {
       this.pool.give(buf);
       return;
     }
-    if (this.readPoolBytes + buf.byteLength > READ_POOL_BYTES) return;
+    if (this.readPoolBytes + buf.byteLength > READ_POOL_BYTES) {
+      this.fromFile.delete(buf);
+      freeNow(new Uint8Array(buf));
+      return;
+    }
     const list = this.readPool.get(buf.byteLength) ?? [];
     list.push(buf);
     this.readPool.set(buf.byteLength, list);
@@ -288,7 +301,7 @@ export class FeatureCache {
     this.entries.delete(key);
     if (e.where.kind === 'mem') {
       this.memBytes -= e.where.data.byteLength;
-      this.giveBack(e.where.data);
+      this.drop(e.where.data);
       return;
     }
     // With a pool some maps are written in place (spill-file.ts), not ordered after the writes
@@ -302,9 +315,11 @@ export class FeatureCache {
   async close(): Promise<void> {
     this.closed = true;
     while (this.writing.length > 0) await this.settleOldestWrite();
+    for (const e of this.entries.values()) if (e.where.kind === 'mem') this.drop(e.where.data);
     this.entries.clear();
     this.memBytes = 0;
     this.freeSlots = [];
+    for (const list of this.readPool.values()) for (const buf of list) freeNow(new Uint8Array(buf));
     this.readPool.clear();
     this.readPoolBytes = 0;
     if (this.ownsFile) await this.spill.close();
