@@ -119,6 +119,9 @@ test('two tabs whose access token lapsed refresh at once with the one refresh to
   });
   await page.evaluate(() => localStorage.setItem('token', 'expired.or.forged'));
   await Promise.all([page.reload(), second.reload()]);
+  // The settings page shows the cached profile at once, before either refresh is answered: wait
+  // until both tabs have sent theirs (on a busy machine the second reload comes a while later).
+  await expect.poll(() => sent.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   for (const tab of [page, second]) {
     await expect(tab.getByTestId('settings-profile')).toContainText(user.account);
     await expect(tab).toHaveURL(/#\/settings$/);
