@@ -108,7 +108,10 @@ for (const t of tallies) {
   );
 }
 if (failures.length) process.stdout.write('\nFailed\n');
-for (const f of failures) process.stdout.write(`  ✗ ${f.suite}: ${f.name}\n      ${f.reason}\n`);
+for (const f of failures) {
+  process.stdout.write(`  ✗ ${f.suite}: ${f.name}\n      ${f.reason}\n`);
+  if (f.page) process.stdout.write(`      the page when it failed:\n${f.page.map((l) => `        ${l}\n`).join('')}`);
+}
 if (!existsSync('/usr/bin/chromium')) process.stdout.write('  (no /usr/bin/chromium: install it with apt-get install -y chromium)\n');
 process.stdout.write(`\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`);
 process.exit(total.failed > 0 ? 1 : 0);

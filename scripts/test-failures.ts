@@ -11,6 +11,8 @@ export interface FailedTest {
   name: string;
   /** the first line of its error */
   reason: string;
+  /** what the page showed when a browser test failed (its accessibility snapshot), if Playwright kept it */
+  page?: string[];
 }
 
 interface VitestReport {
@@ -28,7 +30,11 @@ interface PlaywrightSuite {
   specs?: {
     title?: string;
     line?: number;
-    tests?: { projectName?: string; status?: string; results?: { error?: { message?: string } }[] }[];
+    tests?: {
+      projectName?: string;
+      status?: string;
+      results?: { error?: { message?: string }; attachments?: { name?: string; path?: string }[] }[];
+    }[];
   }[];
   suites?: PlaywrightSuite[];
 }
@@ -47,6 +53,32 @@ const relative = (file: string | undefined): string => (file ?? '').replace(`${p
 function readJson(file: string): unknown {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines of a failed test's page as it was left, shown under the failure in the log. */
+export const PAGE_LINES_SHOWN = 40;
+
+/**
+ * The page's accessibility snapshot from Playwright's error-context.md (under "# Page snapshot",
+ * or after the error when a matcher failed): the only trace of what the page showed that reaches
+ * a log read from its end (CI keeps no test-results folder), trimmed.
+ */
+export function pageSnapshotOf(errorContext: string | undefined): string[] | undefined {
+  const section = errorContext?.split('\n# Page snapshot\n')[1] ?? errorContext;
+  const yaml = section?.match(/```yaml\n([\s\S]*?)\n```/)?.[1];
+  if (!yaml) return undefined;
+  const lines = yaml.split('\n').filter((l) => l.trim());
+  if (lines.length <= PAGE_LINES_SHOWN) return lines;
+  return [...lines.slice(0, PAGE_LINES_SHOWN), `… ${lines.length - PAGE_LINES_SHOWN} more lines`];
+}
+
+function readText(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -76,7 +108,13 @@ export function playwrightFailures(suite: string, report: unknown): FailedTest[]
         if (t.status === 'unexpected') {
           const error = t.results?.map((r) => r.error?.message).find(Boolean);
           const title = [...path, spec.title ?? ''].join(' › ');
-          failures.push({ suite, name: `[${t.projectName ?? ''}] ${here ?? ''}:${spec.line ?? ''} › ${title}`, reason: firstLine(error) });
+          const context = t.results?.flatMap((r) => r.attachments ?? []).find((a) => a.name === 'error-context');
+          failures.push({
+            suite,
+            name: `[${t.projectName ?? ''}] ${here ?? ''}:${spec.line ?? ''} › ${title}`,
+            reason: firstLine(error),
+            page: pageSnapshotOf(readText(context?.path)),
+          });
         }
     for (const child of s.suites ?? []) walk(child, here, path);
   };

@@ -1,5 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { firstLine, playwrightFailures, unhandledErrors, vitestFailures } from '../../../scripts/test-failures.js';
+import {
+  firstLine,
+  PAGE_LINES_SHOWN,
+  pageSnapshotOf,
+  playwrightFailures,
+  unhandledErrors,
+  vitestFailures,
+} from '../../../scripts/test-failures.js';
 
 describe('the failed tests that npm test names at its end', () => {
   it('names each failed vitest test by file and full name, with the first line of its error', () => {
@@ -91,6 +101,61 @@ describe('the failed tests that npm test names at its end', () => {
       { suite: 'browser end-to-end tests', name: '[e2e] fault-suite.spec.ts:40 › the server killed mid-batch', reason: 'Error: 29 of 30 done' },
       { suite: 'browser end-to-end tests', name: '[e2e] fault-suite.spec.ts:120 › offline › keeps the queue', reason: 'Timeout 30000ms exceeded.' },
     ]);
+  });
+
+  it('shows what the page held when a browser test failed, from the error context Playwright wrote', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'loom-failures-'));
+    try {
+      const context = path.join(dir, 'error-context.md');
+      writeFileSync(
+        context,
+        [
+          '# Instructions', '', '# Test info', '', '- Name: x', '', '# Error details', '', '```', 'Error: not found', '```',
+          '', '# Page snapshot', '', '```yaml', '- main:', '  - heading "Image processing" [level=1]', '  - paragraph: Loading models…', '```',
+        ].join('\n'),
+      );
+      const report = {
+        suites: [
+          {
+            file: 'background-notices.spec.ts',
+            specs: [
+              {
+                title: 'a batch in the background',
+                line: 42,
+                tests: [
+                  {
+                    projectName: 'e2e',
+                    status: 'unexpected',
+                    results: [{ error: { message: 'Error: not found' }, attachments: [{ name: 'screenshot', path: '/x.png' }, { name: 'error-context', path: context }] }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      expect(playwrightFailures('browser end-to-end tests', report)[0]?.page).toEqual([
+        '- main:',
+        '  - heading "Image processing" [level=1]',
+        '  - paragraph: Loading models…',
+      ]);
+      // A context file that is gone (a cleaned folder) leaves the failure without a page, not a crash.
+      rmSync(context);
+      expect(playwrightFailures('browser end-to-end tests', report)[0]?.page).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bounds a long page to its first lines and says how many were left out', () => {
+    const yaml = Array.from({ length: PAGE_LINES_SHOWN + 5 }, (_, i) => `- listitem: ${i}`);
+    const page = pageSnapshotOf(['# Error details', '', '# Page snapshot', '', '```yaml', ...yaml, '```'].join('\n'));
+    expect(page).toHaveLength(PAGE_LINES_SHOWN + 1);
+    expect(page?.[0]).toBe('- listitem: 0');
+    expect(page?.at(-1)).toBe('… 5 more lines');
+    expect(pageSnapshotOf('# Error details\n\nError: x')).toBeUndefined();
+    // A failed matcher puts the page right after its error, with no heading of its own.
+    expect(pageSnapshotOf('# Error details\n\n```\nError: x\n```\n\n```yaml\n- main:\n  - text: Hi\n```\n')).toEqual(['- main:', '  - text: Hi']);
   });
 
   it('reads a missing report as no names (the counts already say it crashed) and bounds a long error', () => {
