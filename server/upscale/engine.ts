@@ -767,6 +767,7 @@ export class UpscaleEngine {
         t.y * scale,
         residual,
       );
+      freeNow(o.data as Float32Array);
       o.dispose();
       await this.step(ctx);
     }
