@@ -12,6 +12,10 @@ export interface EngineJobOptions {
 }
 
 export interface EngineJobResult {
+  /**
+   * The encoded image, handed over: shared with nothing else (not the input), so the service
+   * frees it as soon as it is stored.
+   */
   data: Buffer;
   format: 'png' | 'jpeg' | 'webp';
   width: number;

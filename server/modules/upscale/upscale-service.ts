@@ -1,6 +1,7 @@
 // One upscale end to end: admit the image, check the model, wait for a queue slot, run the
 // engine of that slot, store the result and sign its link. Shared by the single and batch calls.
 import { UpscaleError } from '../../upscale/errors.js';
+import { freeNow } from '../../upscale/free-now.js';
 import { admitImage } from './image-admission.js';
 import { EngineSlotQueue } from './engine-slot-queue.js';
 import { assertListedModel, toModelViews, type ModelView } from './model-catalogue.js';
@@ -105,29 +106,36 @@ export class UpscaleService {
       hooks.onStart?.();
       return this.engines[slot]!.upscale(input.data, { ...params, signal, onProgress: percentSteps(hooks.onProgress) });
     }, hooks.signal);
-    // A client gone during encoding gets no file written for it.
-    if (hooks.signal.aborted) throw new UpscaleError('cancelled', 'upscale cancelled');
-    const staged = await this.store.stage(
-      resultFilename(input.filename, params.modelName, result.format),
-      result.data,
-    );
-    const outcome: UpscaleOutcome = {
-      resultId: staged.id,
-      url: this.o.resultLinks.sign(staged.id, staged.filename, this.o.now().getTime()),
-      filename: staged.filename,
-      width: result.width,
-      height: result.height,
-      scale: result.scale,
-      durationMs: result.durationMs,
-    };
+    // Freed once published (an S3 store holds the staged bytes until then), not left to the
+    // collector: a 4 MP 4x result (179 MB) was still held through the next job, which then peaked
+    // at 1149 MiB instead of 948 (AMD EPYC family 25, 2 cores).
     try {
-      await hooks.beforePublish?.(outcome);
-      await staged.publish();
-    } catch (error) {
-      await staged.discard().catch(() => undefined);
-      throw error;
+      // A client gone during encoding gets no file written for it.
+      if (hooks.signal.aborted) throw new UpscaleError('cancelled', 'upscale cancelled');
+      const staged = await this.store.stage(
+        resultFilename(input.filename, params.modelName, result.format),
+        result.data,
+      );
+      const outcome: UpscaleOutcome = {
+        resultId: staged.id,
+        url: this.o.resultLinks.sign(staged.id, staged.filename, this.o.now().getTime()),
+        filename: staged.filename,
+        width: result.width,
+        height: result.height,
+        scale: result.scale,
+        durationMs: result.durationMs,
+      };
+      try {
+        await hooks.beforePublish?.(outcome);
+        await staged.publish();
+      } catch (error) {
+        await staged.discard().catch(() => undefined);
+        throw error;
+      }
+      return outcome;
+    } finally {
+      freeNow(result.data);
     }
-    return outcome;
   }
 
   sweep(): Promise<number> {

@@ -16,11 +16,10 @@ import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upsc
 import { createResultStore, type ResultStore } from '../../../server/modules/upscale/result-store.js';
 import { createDiskBlobStore } from '../../../server/storage/disk-blob-store.js';
 import { createS3BlobStore } from '../../../server/storage/s3-blob-store.js';
-import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-engine-port.js';
 import type { UpscaleParams } from '../../../server/modules/upscale/upscale-params.js';
-import { UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
-import { makeImage } from '../upscale-service/upscale-helpers.js';
+import type { UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
+import { makeImage, oneSlotService } from '../upscale-service/upscale-helpers.js';
 import { startS3Server, type S3TestServer } from './s3-server.js';
 
 async function drain(stream: Readable | undefined): Promise<Buffer | undefined> {
@@ -137,23 +136,11 @@ for (const impl of implementations) {
         listModels: async () => [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }],
         upscale: async (input) => {
           runs += 1;
-          return { data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
+          return { data: Buffer.from(input), format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
         },
         close: async () => undefined,
       };
-      const service = (s: ResultStore) =>
-        new UpscaleService({
-          engines: () => engine,
-          concurrency: 1,
-          maxQueue: 4,
-          maxPixels: 1e6,
-          maxInflightBytes: 1e7,
-          resultTtlSeconds: 3600,
-          dataDir,
-          store: s,
-          resultLinks: createSignedLinks(new Uint8Array(32), 'upscaleResult', '/upscale-api', 3600),
-          now,
-        });
+      const service = (s: ResultStore) => oneSlotService(engine, dataDir, s);
       // The replay records live in the database every process shares.
       const db = await openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'loom.sqlite') });
       await migrateToLatest(db);
@@ -202,6 +189,39 @@ for (const impl of implementations) {
       expect(runs).toBe(2);
       await Promise.all([first.close(), second.close(), third.close()]);
       await db.close();
+    });
+
+    it('the service lets go of a result once it is published or refused, and what it published is whole', async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-result-free-'));
+      dirs.push(dataDir);
+      const given: Buffer[] = [];
+      const engine: UpscaleEnginePort = {
+        listModels: async () => [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }],
+        upscale: async (input) => {
+          const data = Buffer.alloc(64 * 1024);
+          input.copy(data);
+          given.push(data);
+          return { data, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
+        },
+        close: async () => undefined,
+      };
+      const service = oneSlotService(engine, dataDir, open());
+      const image = { filename: 'fabric.png', data: await makeImage('png') };
+      const params: UpscaleParams = { modelName: 'up2x-conservative', tileMode: 0, cacheMode: 0, alpha: 1, format: 'png' };
+      const signal = new AbortController().signal;
+      const expected = Buffer.alloc(64 * 1024);
+      image.data.copy(expected);
+
+      const outcome = await service.upscale(image, params, { signal });
+      // Its memory is released at once (a 4 MP 4x result is 179 MB), not at the next collection.
+      expect(given[0]!.byteLength).toBe(0);
+      expect(await drain(await other.open(outcome.resultId, outcome.filename))).toEqual(expected);
+      // Also when it is never published.
+      await expect(
+        service.upscale(image, params, { signal, beforePublish: () => Promise.reject(new Error('killed')) }),
+      ).rejects.toThrow('killed');
+      expect(given[1]!.byteLength).toBe(0);
+      await service.close();
     });
   });
 }

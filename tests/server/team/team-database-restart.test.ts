@@ -24,7 +24,7 @@ const ADMIN = { account: 'restart-admin', password: 'admin-secret' };
 
 const engine: UpscaleEnginePort = {
   listModels: () => Promise.resolve([{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }]),
-  upscale: (input) => Promise.resolve({ data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 }),
+  upscale: (input) => Promise.resolve({ data: Buffer.from(input), format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 }),
   close: () => Promise.resolve(),
 };
 

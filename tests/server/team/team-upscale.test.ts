@@ -49,7 +49,7 @@ class CountingEngine implements UpscaleEnginePort {
   }
   upscale(input: Buffer, opts: EngineJobOptions): Promise<EngineJobResult> {
     this.runs.push(sha(input));
-    const result: EngineJobResult = { data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
+    const result: EngineJobResult = { data: Buffer.from(input), format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
     opts.onProgress?.(0.5);
     if (!this.holding) return Promise.resolve(result);
     return new Promise((resolve, reject) => {

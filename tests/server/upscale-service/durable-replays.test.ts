@@ -12,14 +12,13 @@ import { createUsersRepository } from '../../../server/modules/users/users-repos
 import { migrateToLatest } from '../../../server/db/migrate.js';
 import { DurableReplays } from '../../../server/modules/upscale/durable-replays.js';
 import { IdempotentResults, REPLAY_GRACE_MS } from '../../../server/modules/upscale/idempotent-results.js';
-import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import { buildUpscaleApp } from '../../../server/modules/upscale/upscale-app.js';
-import { type UpscaleOutcome, UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
+import type { UpscaleOutcome } from '../../../server/modules/upscale/upscale-service.js';
 import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-engine-port.js';
 import type { UpscaleParams } from '../../../server/modules/upscale/upscale-params.js';
 import { POSTGRES_URL, databaseKinds, dropSchema, uniqueSchema, type DatabaseKind } from '../helpers/databases.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { makeImage, multipart } from './upscale-helpers.js';
+import { makeImage, multipart, oneSlotService } from './upscale-helpers.js';
 
 const OUTCOME: UpscaleOutcome = {
   resultId: 'AAAAAAAAAAAAAAAAAAAAAA',
@@ -51,7 +50,7 @@ function countingEngine(): UpscaleEnginePort & { runs: number } {
     listModels: async () => [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }],
     async upscale(input) {
       this.runs += 1;
-      return { data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
+      return { data: Buffer.from(input), format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
     },
     close: async () => undefined,
   };
@@ -205,17 +204,7 @@ describe.each(databaseKinds)('durable upscale replays ($kind)', ({ kind, skip })
     const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-replays-'));
     const now = () => new Date();
     const engine = countingEngine();
-    const service = new UpscaleService({
-      engines: () => engine,
-      concurrency: 1,
-      maxQueue: 4,
-      maxPixels: 1e6,
-      maxInflightBytes: 1e7,
-      resultTtlSeconds: 3600,
-      dataDir,
-      resultLinks: createSignedLinks(new Uint8Array(32), 'upscaleResult', '/upscale-api/results', 3600),
-      now,
-    });
+    const service = oneSlotService(engine, dataDir);
     const replays = (db: Db) => new DurableReplays(db.kysely, now, (o) => service.store.has(o.resultId));
     const image = { filename: 'fabric.png', data: await makeImage('png') };
     const params: UpscaleParams = {

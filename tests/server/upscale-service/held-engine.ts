@@ -31,7 +31,7 @@ export class HeldEngine implements UpscaleEnginePort {
         progress: (f) => opts.onProgress?.(f),
         finish: () => {
           signal.removeEventListener('abort', onAbort);
-          resolve({ data: input, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 });
+          resolve({ data: Buffer.from(input), format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 });
         },
       });
     });

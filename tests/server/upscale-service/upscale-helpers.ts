@@ -2,6 +2,10 @@
 // event-stream parsing and raw HTTP calls (a real socket, so a test can hang up mid-request).
 import http from 'node:http';
 import sharp from 'sharp';
+import type { ResultStore } from '../../../server/modules/upscale/result-store.js';
+import type { UpscaleEnginePort } from '../../../server/modules/upscale/upscale-engine-port.js';
+import { UpscaleService } from '../../../server/modules/upscale/upscale-service.js';
+import { createSignedLinks } from '../../../server/storage/signed-links.js';
 import { expectOnContract } from '../helpers/stream-contract.js';
 
 export interface FilePart {
@@ -144,4 +148,20 @@ export async function waitFor(
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** An upscale service of one slot on `engine`, its results in `store` (by default on disk under dataDir). */
+export function oneSlotService(engine: UpscaleEnginePort, dataDir: string, store?: ResultStore): UpscaleService {
+  return new UpscaleService({
+    engines: () => engine,
+    concurrency: 1,
+    maxQueue: 4,
+    maxPixels: 1e6,
+    maxInflightBytes: 1e7,
+    resultTtlSeconds: 3600,
+    dataDir,
+    ...(store ? { store } : {}),
+    resultLinks: createSignedLinks(new Uint8Array(32), 'upscaleResult', '/upscale-api/results', 3600),
+    now: () => new Date(),
+  });
 }
