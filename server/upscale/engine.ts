@@ -751,7 +751,7 @@ export class UpscaleEngine {
       const feeds = await (next ?? feedsOf(t));
       next = ahead && i + 1 < tiles.length ? readAhead(feedsOf(tiles[i + 1]!)) : undefined;
       const res = await this.runGraph(session, variant, feeds);
-      if (cache) releaseCached(feeds, cache);
+      releaseFeeds(feeds, cache);
       const o = res[OUTPUT_NAME]!;
       const [, , oh, ow] = o.dims as [number, number, number, number];
       if (ow !== t.w * scale || oh !== t.h * scale)
@@ -916,7 +916,7 @@ export class UpscaleEngine {
             feeds,
             pool ? fetchesOf(session, own) : undefined,
           );
-          releaseCached(feeds, cache);
+          releaseFeeds(feeds, cache);
           for (const [name, tensor] of Object.entries(own)) freeCopy(res[name], tensor);
           const feat = own[featOutput] ?? res[featOutput]!;
           this.checkLevel(ctx, k, t, feat);
@@ -1101,8 +1101,15 @@ function readAhead(feeds: Promise<Record<string, ort.Tensor>>): Promise<Record<s
 }
 
 /** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
-function releaseCached(feeds: Record<string, ort.Tensor>, cache: FeatureCache): void {
-  for (const [name, tensor] of Object.entries(feeds)) if (isCached(name)) cache.release(featureData(tensor));
+/**
+ * After a tile's run: its cached maps go back to the cache, and its image input (a fresh copy of
+ * the tile, about 1 MB) is freed at once rather than at the next collection.
+ */
+function releaseFeeds(feeds: Record<string, ort.Tensor>, cache: FeatureCache | undefined): void {
+  for (const [name, tensor] of Object.entries(feeds)) {
+    if (name === IMAGE_INPUT) freeNow(tensor.data as Float32Array);
+    else if (cache && isCached(name)) cache.release(featureData(tensor));
+  }
 }
 
 /** model inputs (and stage outputs) that live in the feature cache */
