@@ -98,7 +98,9 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
       if (!row.revoked_at && replacedAt && withinGrace(replacedAt, t)) {
         // One guarded update counts the grace successor on the token's own row, so replays arriving
         // at once cannot all pass a count read before any of them wrote. The family bound beside it
-        // also counts the successors' own successors.
+        // also counts the successors' own successors: the family's rows newer than this token (a
+        // later id) made since its rotation; by time alone, a token issued in the millisecond of its
+        // rotation counted itself.
         const granted = await db
           .updateTable('refresh_tokens')
           .set((eb) => ({ grace_uses: eb('grace_uses', '+', 1) }))
@@ -111,6 +113,7 @@ export function createRefreshTokens(db: Kysely<Database>, key: Uint8Array, ttlSe
                 .selectFrom('refresh_tokens as f')
                 .select((f) => f.fn.countAll<number>().as('n'))
                 .where('f.family_id', '=', familyId)
+                .where('f.id', '>', id)
                 .where('f.created_at', '>=', replacedAt),
               '<',
               GRACE_SUCCESSORS_MAX,
