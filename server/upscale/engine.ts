@@ -1100,7 +1100,6 @@ function readAhead(feeds: Promise<Record<string, ort.Tensor>>): Promise<Record<s
   return feeds;
 }
 
-/** Returns the cache's arrays among a run's feeds, for reuse by later reads. */
 /**
  * After a tile's run: its cached maps go back to the cache, and its image input (a fresh copy of
  * the tile, about 1 MB) is freed at once rather than at the next collection.
