@@ -191,16 +191,19 @@ for (const impl of implementations) {
       await db.close();
     });
 
-    it('the service lets go of a result once it is published or refused, and what it published is whole', async () => {
+    it('the service lets go of a result once it is published, refused or cancelled, and what it published is whole', async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-result-free-'));
       dirs.push(dataDir);
       const given: Buffer[] = [];
+      /** clients that leave while their result is being encoded */
+      const leaving: AbortController[] = [];
       const engine: UpscaleEnginePort = {
         listModels: async () => [{ name: 'up2x-conservative', scale: 2, denoise: 'conservative' }],
         upscale: async (input) => {
           const data = Buffer.alloc(64 * 1024);
           input.copy(data);
           given.push(data);
+          leaving.shift()?.abort();
           return { data, format: 'png', width: 2, height: 2, scale: 2, durationMs: 1 };
         },
         close: async () => undefined,
@@ -221,6 +224,11 @@ for (const impl of implementations) {
         service.upscale(image, params, { signal, beforePublish: () => Promise.reject(new Error('killed')) }),
       ).rejects.toThrow('killed');
       expect(given[1]!.byteLength).toBe(0);
+      // And when its client left as it was encoded: nothing is stored, nothing kept.
+      const gone = new AbortController();
+      leaving.push(gone);
+      await expect(service.upscale(image, params, { signal: gone.signal })).rejects.toThrow('cancelled');
+      expect(given[2]!.byteLength).toBe(0);
       await service.close();
     });
   });
