@@ -3,10 +3,11 @@
 // stored on disk, one process. Each job's own peak resident memory (VmHWM, reset at the job's start
 // through /proc/self/clear_refs) against the 1 GiB bound, and what the process holds after it: what
 // one job leaves behind is what the next job's peak stands on.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { relaunchAsAvx2IfAsked } from './avx2-only.js';
+import { ownPeakRssBytes } from './bench-child.js';
 import { fabricLike } from './bench-images.js';
 import { machineLine } from './machine-line.js';
 import { realEngineFactory } from '../server/modules/upscale/real-engine.js';
@@ -26,10 +27,6 @@ const scale = arg('scale', 4);
 /** the square fabric's side: 2048 (4 MP, the largest a job may be) by default */
 const side = arg('side', 2048);
 const MIB = 1024 * 1024;
-
-/** A line of /proc/self/status in bytes (VmRSS, VmHWM). */
-const status = (key: string): number =>
-  Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'loom-bench-queue-'));
 const service = new UpscaleService({
@@ -65,9 +62,9 @@ try {
       { modelName: `up${scale}x-conservative`, tileMode: 0, cacheMode: 0, alpha: 1, format: 'png' },
       { signal: new AbortController().signal },
     );
-    peaks.push(status('VmHWM'));
+    peaks.push(ownPeakRssBytes());
     console.log(
-      `job ${i + 1}: ${((performance.now() - started) / 1000).toFixed(1)} s, peak ${(status('VmHWM') / MIB).toFixed(0)} MiB, RSS after ${(status('VmRSS') / MIB).toFixed(0)} MiB`,
+      `job ${i + 1}: ${((performance.now() - started) / 1000).toFixed(1)} s, peak ${(peaks[i]! / MIB).toFixed(0)} MiB, RSS after ${(process.memoryUsage.rss() / MIB).toFixed(0)} MiB`,
     );
   }
 } finally {

@@ -52,7 +52,7 @@ const relative = (file: string | undefined): string => (file ?? '').replace(`${p
 
 function readJson(file: string): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    return JSON.parse(readText(file) ?? '') as unknown;
   } catch {
     return undefined;
   }
