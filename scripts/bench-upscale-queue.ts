@@ -2,7 +2,9 @@
 // back through the upscale service, as a server runs its queue: the real threaded engine, results
 // stored on disk, one process. Each job's own peak resident memory (VmHWM, reset at the job's start
 // through /proc/self/clear_refs) against the 1 GiB bound, and what the process holds after it: what
-// one job leaves behind is what the next job's peak stands on.
+// one job leaves behind is what the next job's peak stands on. It runs in the servers' own kind of
+// process (scripts/server-process.mjs: two malloc arenas); `MALLOC_ARENA_MAX=16 npm run
+// bench:upscale-queue` measures glibc's default on 2 cores (8 per core) instead.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +52,11 @@ const service = new UpscaleService({
 const alive = setInterval(() => undefined, 1000);
 
 const mp = ((side * side) / 1e6).toFixed(1);
-console.log(`bench:upscale-queue, ${jobs} ${side}x${side} (${mp} MP) ${scale}x jobs back to back through the service — ${machineLine()}`);
+// the servers' own process setting (scripts/server-process.mjs), which `npm run bench:upscale-queue` runs this in
+const arenas = process.env['MALLOC_ARENA_MAX'] ?? "glibc's default";
+console.log(
+  `bench:upscale-queue, ${jobs} ${side}x${side} (${mp} MP) ${scale}x jobs back to back through the service, malloc arenas: ${arenas} — ${machineLine()}`,
+);
 const input = await fabricLike(side, side);
 const peaks: number[] = [];
 try {
