@@ -5,6 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { REPEAT_WINDOW_MS } from '../../server/close-on-signals.js';
+
 const MODULE = pathToFileURL(path.resolve('server/close-on-signals.ts')).href;
 
 /** a process whose app takes CLOSE_MS to close, as a server handing its jobs back does */
@@ -56,11 +58,11 @@ describe('closeOnSignals: how a server process stops', () => {
     expect(ended).toMatchObject({ code: 0, signal: null });
   });
 
-  it('ends at once when asked again after the first second, without waiting for a slow close', async () => {
+  it('ends at once when asked again after the repeat window, without waiting for a slow close', async () => {
     const started = performance.now();
     const ended = await stopWith(path.join(dir, 'slow.ts'), [
       ['SIGINT', 0],
-      ['SIGINT', 1500],
+      ['SIGINT', REPEAT_WINDOW_MS + 500],
     ]);
     expect(ended.signal).toBe('SIGINT');
     expect(ended.out).not.toContain('closed');
