@@ -261,6 +261,9 @@ export class ComfyDouble {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // Node takes its own error listener off a socket it hands to 'upgrade': a client that resets
+    // while we refuse it (a reconnect cut short by its close) would otherwise be an uncaught error.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws' || this.refuseSockets || !this.authorised(req)) {
       socket.end(`HTTP/1.1 ${this.refuseSockets ? '503 Service Unavailable' : '401 Unauthorized'}\r\nConnection: close\r\n\r\n`);
