@@ -3,6 +3,7 @@
 // videos; node_errors when queueing, an execution_error mid-run, interrupts and queue deletion;
 // the WebSocket dropped mid-run (the history answers instead); ComfyUI restarted mid-run; our own
 // restart picking a running prompt up again; the start-up check against /object_info.
+import { connect } from 'node:net';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ImageGenerationInput, InputImage, TaskProgress, VideoGenerator, VideoRequest, VideoTaskState } from '../../../../server/providers/capabilities.js';
@@ -175,6 +176,29 @@ describe('ComfyUI images', () => {
     expect(result.images).toHaveLength(1);
     expect(double.openSockets).toBe(0);
     expect(double.seen().filter((s) => s.startsWith('GET /history')).length).toBeGreaterThan(before);
+  });
+
+  it('a client that resets its connection while the WebSocket is refused leaves the server standing', async () => {
+    // What the provider's reconnect does when it is closed as the refusal comes: the socket Node
+    // handed to 'upgrade' has no error listener of its own, so the reset was an uncaught error.
+    const { double } = await setup();
+    double.dropSockets(true);
+    const port = Number(new URL(double.url).port);
+    for (let i = 0; i < 5; i++) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write('GET /ws?clientId=reset HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'),
+        );
+        socket.once('data', (chunk: Buffer) => {
+          socket.resetAndDestroy();
+          resolve(chunk.toString());
+        });
+        socket.once('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 503/);
+    }
+    double.acceptSockets();
+    expect((await provider(double).imageGenerator.generateImages(images({ count: 1 }), () => undefined)).images).toHaveLength(1);
   });
 
   it('ComfyUI restarted mid-run: the lost candidate is left for a later run (unavailable), not refused', async () => {
