@@ -17,7 +17,7 @@ import { blobAliases, modelGeometry, spatialLengths } from '../server/upscale/nc
 import { paramInt, parseNcnnParam } from '../server/upscale/ncnn-param.js';
 
 import { encodeModel, floatTensor, type OnnxGraph, TensorType } from '../server/upscale/onnx-proto.js';
-import { type WinogradTile, emitWinogradConv } from './winograd.js';
+import { type WinogradTile, emitWinogradConv } from '../server/upscale/winograd.js';
 
 // args: model (up2x-conservative) tile side (192) rounds (7)
 const modelName = process.argv[2] ?? 'up2x-conservative';

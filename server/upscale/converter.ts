@@ -23,6 +23,7 @@ import {
 } from './graph-builder.js';
 import { pushCropsUp } from './crop-pushdown.js';
 import { encodeModel } from './onnx-proto.js';
+import { wideConvolutionPlan, withWinogradLayers } from './winograd.js';
 import type { SeLevel } from '../../shared/upscale/se-level.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
@@ -324,13 +325,27 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
 }
 
 /**
- * Converts one model into its variants' graphs (cached under cacheRoot).
- * Every convolution is emitted as a direct Conv (or, for a strided
- * deconvolution, its sub-pixel Conv). Winograd F(m, 3) was measured per layer
- * and kept out: scripts/bench-winograd-layers.ts (with scripts/winograd.ts)
- * up2x-conservative 192 7, onnxruntime-node 1.30, 2 threads, median CPU-user
- * ms of each layer alone at its size in a 192 px tile, load average 9-11 on 2
- * cores, direct / F(2,3) / F(4,3) / F(6,3):
+ * Scales whose models stay direct even with `winograd`: a 640x480 4x job ran no faster with the
+ * wide layers as Winograd (CPU user 9.1-10.1 s against 8.2-10.4, 3 jobs each of 2 processes) and
+ * peaked 60-80 MiB higher (862-917 MiB against 795-850), where the 1 GiB budget is what sizes 4x
+ * tiles. At 2x and 3x they pay, for 40-100 MiB more, well inside it: a 640x480 3x job took 10.9-12.0
+ * s of CPU user against 11.6-12.5 (AMD EPYC family 26 masked to AVX2, 2 cores).
+ */
+const DIRECT_ONLY_SCALES: ReadonlySet<number> = new Set([4]);
+
+/**
+ * Converts one model into its variants' graphs (cached under cacheRoot, one
+ * set per `winograd` choice). Every convolution is emitted as a direct Conv
+ * (or, for a strided deconvolution, its sub-pixel Conv); with `winograd`, the
+ * wide 3×3 ones become Winograd F(4,3) subgraphs (winograd.ts's
+ * wideConvolutionPlan), for CPUs whose onnxruntime kernels are AVX2, except in
+ * DIRECT_ONLY_SCALES. On such a CPU a 2 MP 2x job took 17.1-19.7 s of CPU user
+ * per MP against 19.0-23.0 direct, and 20.5-23.6 s against 21.7-26.0 (AMD
+ * EPYC family 26 masked to AVX2, 2 cores, one job a process, 3 and 6 runs). With AVX-512 the direct kernels win, as measured per layer
+ * with scripts/bench-winograd-layers.ts up2x-conservative 192 7 (onnxruntime-node
+ * 1.30, 2 threads, median CPU-user ms of each layer alone at its size in a 192
+ * px tile, an AVX-512 machine at load average 9-11 on 2 cores), direct / F(2,3)
+ * / F(4,3) / F(6,3):
  *   convrelu_0   3->32  @228   10 /  43 /  36 /  30
  *   convrelu_1  32->64  @226   27 /  68 /  51 /  56
  *   convrelu_3  64->128 @112   27 /  51 /  45 /  36
@@ -346,8 +361,8 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
  *   convrelu_18 64->64  @196   30 /  85 /  58 /  51
  *   convrelu_20 64->64  @388   91 / 155 / 135 / 152
  *   conv_46     64->3   @386   47 /  84 /  69 /  53
- * onnxruntime's own kernels (MLAS's NCHWc direct convolution, near the cores'
- * fp32 peak) win or tie on every shape: the transforms, as ONNX ops, are
+ * there onnxruntime's own kernels (MLAS's NCHWc direct convolution, near the
+ * cores' fp32 peak) win or tie on every shape: the transforms, as ONNX ops, are
  * separate passes over α²/m² times the map (a strided Conv, a Transpose,
  * DepthToSpace) that its direct kernel never makes; the separable input
  * transform and a ConvTranspose output transform (WG_IN / WG_OUT) measured no
@@ -359,11 +374,15 @@ export async function convertModel(
   paramPath: string,
   binPath: string,
   cacheRoot: string,
+  opts: { winograd?: boolean } = {},
 ): Promise<ConvertedModel> {
   const name = path.basename(paramPath).replace(/\.param$/, '');
   const [paramText, bin] = await Promise.all([readFile(paramPath, 'utf8'), readFile(binPath)]);
+  const graph = parseNcnnParam(paramText);
+  const geometry = modelGeometry(graph);
+  const winograd = opts.winograd === true && !DIRECT_ONLY_SCALES.has(geometry.scale);
   const hash = createHash('sha256')
-    .update(`v${CONVERTER_VERSION}\0`)
+    .update(`v${CONVERTER_VERSION}\0${winograd ? 'winograd\0' : ''}`)
     .update(paramText)
     .update(bin)
     .digest('hex')
@@ -379,9 +398,7 @@ export async function convertModel(
   } catch {
     // not converted yet
   }
-  const graph = parseNcnnParam(paramText);
   const weights = loadNcnnWeights(graph, bin);
-  const geometry = modelGeometry(graph);
   const se = findSeBlocks(graph);
   const levels = seLevels(graph, se, geometry);
   const skips = skipLevels(graph, se, geometry);
@@ -391,7 +408,8 @@ export async function convertModel(
   for (const spec of variantSpecs(graph, se)) {
     const file = `${spec.name}.onnx`;
     const tmp = path.join(dir, `${file}.tmp-${process.pid}-${randomUUID()}`);
-    const onnx = pushCropsUp(buildOnnxGraph(graph, weights, spec));
+    const direct = pushCropsUp(buildOnnxGraph(graph, weights, spec));
+    const onnx = winograd ? withWinogradLayers(direct, wideConvolutionPlan(direct)) : direct;
     await writeFile(tmp, encodeModel(onnx));
     await rename(tmp, path.join(dir, file));
     variants[spec.name] = file;

@@ -186,6 +186,47 @@ describe('ncnn -> ONNX', () => {
     });
   }
 
+  it('with winograd, the wide 3x3 convolutions become Winograd subgraphs in a set of their own, with the same output', async () => {
+    // 1 -> 128 -> 1 channels, both 3x3 valid: each has 128 channels on a side
+    const param = [
+      '7767517',
+      '3 3',
+      'Input in0 0 1 in0',
+      'Convolution wide_in 1 1 in0 a 0=128 1=3 5=1 6=1152 9=2 -23310=1,1.000000e-01',
+      'Convolution wide_out 1 1 a out0 0=1 1=3 5=1 6=1152',
+    ].join('\n');
+    const taps = (n: number, seed: number): number[] => Array.from({ length: n }, (_, i) => Math.sin(i * 0.7 + seed) * 0.5);
+    const bin = Buffer.concat([fp32Blob(taps(1152, 1)), f32(taps(128, 2)), fp32Blob(taps(1152, 3)), f32([0.25])]);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'loom-conv-'));
+    dirs.push(dir);
+    await writeFile(path.join(dir, 'm.param'), param);
+    await writeFile(path.join(dir, 'm.bin'), bin);
+    const paths = [path.join(dir, 'm.param'), path.join(dir, 'm.bin'), path.join(dir, 'onnx')] as const;
+    const direct = await convertModel(...paths);
+    const winograd = await convertModel(...paths, { winograd: true });
+    expect(winograd.dir).not.toBe(direct.dir);
+    expect(Object.keys(winograd.variants)).toEqual(Object.keys(direct.variants));
+    // the direct set keeps the folder (and the hash devices know it by) it had before the option
+    expect((await convertModel(...paths, { winograd: false })).dir).toBe(direct.dir);
+    const files = await Promise.all(
+      [direct, winograd].map((m) => readFile(path.join(m.dir, m.variants['full']!), 'latin1')),
+    );
+    expect(files[0]).not.toContain('wide_in_wg_mm');
+    expect(files[1]).toContain('wide_in_wg_mm');
+    expect(files[1]).toContain('wide_out_wg_mm');
+    const x = Float32Array.from({ length: 100 }, (_, i) => Math.cos(i * 0.3)); // 10x10
+    const outputs: Float32Array[] = [];
+    for (const m of [direct, winograd]) {
+      const s = await ort.InferenceSession.create(path.join(m.dir, m.variants['full']!));
+      const r = await s.run({ input: new ort.Tensor('float32', x, [1, 1, 10, 10]) });
+      await s.release();
+      expect(r['output']!.dims).toEqual([1, 1, 6, 6]);
+      outputs.push(r['output']!.data as Float32Array);
+    }
+    const top = Math.max(...outputs[0]!.map(Math.abs));
+    for (let i = 0; i < 36; i++) expect(Math.abs(outputs[1]![i]! - outputs[0]![i]!)).toBeLessThan(1e-5 * top);
+  });
+
   it('a deconvolution whose kernel is its stride takes its bias in the multiply, on a channel of ones', () => {
     const param = (k: number, s: number, p: number): string =>
       [

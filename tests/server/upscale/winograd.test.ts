@@ -1,7 +1,7 @@
-// Winograd F(m, 3) convolutions (scripts/winograd.ts, measurement only: the
-// product converts to direct Conv) against onnxruntime's direct Conv: single
-// layers of odd sizes, and whole converted Real-CUGAN graphs with every 3×3
-// convolution rewritten as Winograd.
+// Winograd F(m, 3) convolutions (server/upscale/winograd.ts: the converter's
+// wide layers on AVX2 CPUs) against onnxruntime's direct Conv: single layers of
+// odd sizes, whole converted Real-CUGAN graphs with every 3×3 convolution
+// rewritten as Winograd, and which layers the converter's plan takes.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -17,9 +17,10 @@ import {
   WINOGRAD_TILES,
   type WinogradTile,
   emitWinogradConv,
+  wideConvolutionPlan,
   winogradMatrices,
   withWinogradLayers,
-} from '../../../scripts/winograd.js';
+} from '../../../server/upscale/winograd.js';
 import { models } from './helpers.js';
 
 function rand(n: number, seed: number, scale: number): Float32Array {
@@ -144,5 +145,56 @@ describe('converted Real-CUGAN graphs with Winograd layers', () => {
     let err = 0;
     for (let i = 0; i < a.length; i++) err = Math.max(err, Math.abs(a[i]! - b[i]!));
     expect(err).toBeLessThan(0.5 / 255);
+  });
+});
+
+describe("the converter's plan for AVX2 CPUs", () => {
+  it('takes every valid 3x3 stride-1 convolution with 128 channels on a side, as F(4,3), and nothing else', async () => {
+    const dir = await models();
+    for (const name of ['up2x-conservative', 'up3x-conservative', 'up4x-conservative']) {
+      const [param, bin] = await Promise.all([
+        readFile(path.join(weightsDir(dir), `${name}.param`), 'utf8'),
+        readFile(path.join(weightsDir(dir), `${name}.bin`)),
+      ]);
+      const graph = parseNcnnParam(param);
+      const full = variantSpecs(graph, findSeBlocks(graph)).find((s) => s.name === 'full')!;
+      const plan = wideConvolutionPlan(buildOnnxGraph(graph, loadNcnnWeights(graph, bin), full));
+      const wide = graph.layers
+        .filter((l) => l.type === 'Convolution' && paramInt(l, 1, 0) === 3 && paramInt(l, 3, 1) === 1)
+        .filter((l) => {
+          const outC = paramInt(l, 0, 0);
+          return Math.max(outC, paramInt(l, 6, 0) / (outC * 9)) >= 128;
+        })
+        .map((l) => l.name);
+      // the U-Nets' 64<->128 and 128<->256 layers: six in every model
+      expect(wide.length).toBe(6);
+      expect(plan).toEqual(Object.fromEntries(wide.map((n) => [n, 4])));
+    }
+  });
+
+  it('leaves padded, strided and grouped convolutions alone', () => {
+    const conv = (name: string, attrs: Record<string, number[] | number>): OnnxGraph['nodes'][number] => ({
+      opType: 'Conv',
+      name,
+      inputs: ['x', 'w'],
+      outputs: [name],
+      attrs: { kernel_shape: [3, 3], ...attrs },
+    });
+    const graph: OnnxGraph = {
+      name: 'g',
+      nodes: [
+        conv('plain', {}),
+        conv('padded', { pads: [1, 1, 1, 1] }),
+        conv('strided', { strides: [2, 2] }),
+        conv('grouped', { group: 2 }),
+        { ...conv('wide1x1', {}), attrs: { kernel_shape: [1, 1] } },
+      ],
+      initializers: [floatTensor('w', [128, 64, 3, 3], new Float32Array(128 * 64 * 9))],
+      inputs: [],
+      outputs: [],
+    };
+    expect(wideConvolutionPlan(graph)).toEqual({ plain: 4 });
+    const narrow = { ...graph, initializers: [floatTensor('w', [64, 64, 3, 3], new Float32Array(64 * 64 * 9))] };
+    expect(wideConvolutionPlan(narrow)).toEqual({});
   });
 });

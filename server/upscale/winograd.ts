@@ -1,10 +1,9 @@
-// Winograd F(m×m, 3×3) convolutions as ONNX subgraphs, for measurement only: the product's
-// converter emits every convolution as direct Conv, because onnxruntime's own kernels won or tied
-// on every Real-CUGAN layer (server/upscale/converter.ts keeps the figures). What uses this:
-// scripts/bench-winograd-layers.ts (each layer alone, direct against F(2,3)/F(4,3)/F(6,3)) and
-// tests/server/upscale/winograd.test.ts (exactness, and whole converted graphs rewritten by
-// withWinogradLayers against the direct ones), so the measurement can be repeated on a new
-// onnxruntime or CPU.
+// Winograd F(m×m, 3×3) convolutions as ONNX subgraphs. The converter rewrites the wide layers
+// this way on CPUs whose onnxruntime kernels are AVX2 (see wideConvolutionPlan and
+// server/upscale/converter.ts); elsewhere it keeps every convolution direct. What measures it:
+// scripts/bench-winograd-layers.ts (each layer alone, direct against F(2,3)/F(4,3)/F(6,3)); what
+// checks it: tests/server/upscale/winograd.test.ts (exactness, and whole converted graphs rewritten
+// by withWinogradLayers against the direct ones).
 //
 // A valid (unpadded) 3×3 stride-1 convolution of a [1, C, H, W] map is computed
 // on m×m output tiles, each read from an α×α input tile (α = m + 2):
@@ -30,7 +29,7 @@ import {
   TensorType,
   floatTensor,
   int64Tensor,
-} from '../server/upscale/onnx-proto.js';
+} from './onnx-proto.js';
 
 export type WinogradTile = 2 | 4 | 6;
 export const WINOGRAD_TILES: readonly WinogradTile[] = [2, 4, 6];
@@ -319,6 +318,19 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
 const isAll = (v: unknown, n: number, value: number): boolean =>
   Array.isArray(v) && v.length === n && v.every((x) => x === value);
 
+/** A valid (unpadded) 3×3 stride-1 convolution, ungrouped, with 4-D weights of `weightDims`. */
+function isValid3x3(node: OnnxNode, weightDims: readonly number[] | undefined): boolean {
+  const a = node.attrs ?? {};
+  return (
+    isAll(a['kernel_shape'], 2, 3) &&
+    (a['strides'] === undefined || isAll(a['strides'], 2, 1)) &&
+    (a['dilations'] === undefined || isAll(a['dilations'], 2, 1)) &&
+    (a['pads'] === undefined || isAll(a['pads'], 4, 0)) &&
+    (a['group'] === undefined || a['group'] === 1) &&
+    weightDims?.length === 4
+  );
+}
+
 /**
  * A converted graph (server/upscale/graph-builder.ts's output) with the direct Conv nodes named in
  * `plan` (ncnn layer names, which the builder gives their Conv nodes) replaced by Winograd F(m, 3)
@@ -345,17 +357,11 @@ export function withWinogradLayers(graph: OnnxGraph, plan: Readonly<Record<strin
       continue;
     }
     const name = node.name!;
-    const a = node.attrs ?? {};
     const dims = inits.get(node.inputs[1] ?? '')?.dims;
     const weight = floats(node.inputs[1]);
     const bias = node.inputs[2] ? floats(node.inputs[2]) : undefined;
     const valid =
-      isAll(a['kernel_shape'], 2, 3) &&
-      (a['strides'] === undefined || isAll(a['strides'], 2, 1)) &&
-      (a['dilations'] === undefined || isAll(a['dilations'], 2, 1)) &&
-      (a['pads'] === undefined || isAll(a['pads'], 4, 0)) &&
-      (a['group'] === undefined || a['group'] === 1) &&
-      dims?.length === 4 &&
+      isValid3x3(node, dims) &&
       weight !== undefined &&
       (node.inputs[2] === undefined || bias !== undefined);
     if (!valid) throw new Error(`${name}: Winograd needs a valid 3x3 stride-1 convolution with float weights`);
@@ -373,4 +379,32 @@ export function withWinogradLayers(graph: OnnxGraph, plan: Readonly<Record<strin
     nodes,
     initializers: [...graph.initializers.filter((t) => !replaced.has(t.name) || read.has(t.name)), ...added],
   };
+}
+
+/** The output tile of the wide layers' Winograd convolutions (see wideConvolutionPlan). */
+const WIDE_LAYER_TILE: WinogradTile = 4;
+/** A 3×3 convolution is wide when its input or output has at least this many channels. */
+const WIDE_CHANNELS = 128;
+
+/**
+ * The plan for withWinogradLayers on an AVX2 CPU: every valid 3×3 stride-1 convolution with 128
+ * channels or more on a side, as F(4,3). Each layer alone, direct / F(4,3) in CPU-user ms at its
+ * size in a 256 px tile of up2x-conservative (`scripts/bench-winograd-layers.ts up2x-conservative
+ * 256 5`; AMD EPYC family 26 masked to AVX2, 2 cores, quiet): 64->128 59 / 59 and 162 / 150,
+ * 128->64 69 / 56 and 147 / 130, 128->256 154 / 90, 256->128 142 / 87; the narrower layers lost
+ * (64->64 about even, 32->64 70 / 86, 64->3 99 / 126). With AVX-512 onnxruntime's direct kernels
+ * are twice as fast and F(4,3) lost on all of these but 256->128 (101 / 80): 64->128 38 / 69,
+ * 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). F(4,3) rather than F(6,3): as
+ * fast on these shapes within the noise, and half the rounding (1.3e-5 against 1.8e-5 of the
+ * largest output).
+ */
+export function wideConvolutionPlan(graph: OnnxGraph): Record<string, WinogradTile> {
+  const dims = new Map(graph.initializers.map((t) => [t.name, t.dims]));
+  const plan: Record<string, WinogradTile> = {};
+  for (const node of graph.nodes) {
+    if (node.opType !== 'Conv' || node.name === undefined) continue;
+    const w = dims.get(node.inputs[1] ?? '');
+    if (isValid3x3(node, w) && Math.max(w![0]!, w![1]!) >= WIDE_CHANNELS) plan[node.name] = WIDE_LAYER_TILE;
+  }
+  return plan;
 }
