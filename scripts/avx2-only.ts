@@ -10,6 +10,8 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { MASKED_ENV } from '../server/upscale/cpu-vector-width.js';
+
 const FLAG = '--as-avx2';
 /** set in the benchmark's environment once it runs under the mask */
 const MARK = 'LOOM_BENCH_AVX2_ONLY';
@@ -44,7 +46,8 @@ export function maskLibrary(): string {
 export function avx2OnlyEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const preload = [maskLibrary(), env['LD_PRELOAD']].filter(Boolean).join(' ');
   const tunables = [env['GLIBC_TUNABLES'], GLIBC_HWCAPS].filter(Boolean).join(':');
-  return { ...env, LD_PRELOAD: preload, GLIBC_TUNABLES: tunables, [MARK]: '1' };
+  // /proc/cpuinfo still lists AVX-512: MASKED_ENV tells the engine which kernels onnxruntime runs
+  return { ...env, LD_PRELOAD: preload, GLIBC_TUNABLES: tunables, [MARK]: '1', [MASKED_ENV]: '1' };
 }
 
 /**

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 import { runsAsAvx2 } from './avx2-only.js';
+import { runsAvx2Kernels } from '../server/upscale/cpu-vector-width.js';
 
 /** /proc/cpuinfo's text, or undefined where there is none. */
 function readCpuinfo(): string | undefined {
@@ -38,7 +39,10 @@ export function cpuIdentity(cpuinfo: string): string | undefined {
   return family && model ? `family ${family}, model ${model}` : undefined;
 }
 
-/** "CPU: AMD EPYC (family 25, model 1), 2 cores (AVX2 yes, FMA yes, AVX-512 no, VNNI no); load average 0.4 / 0.3 / 0.2" */
+/**
+ * "CPU: AMD EPYC (family 25, model 1), 2 cores (AVX2 yes, FMA yes, AVX-512 no, VNNI no); the
+ * engine's convolutions: Winograd F(4,3) on the wide layers at 2x and 3x; load average 0.4 / 0.3 / 0.2"
+ */
 export function machineLine(): string {
   const cpus = os.cpus();
   const cpuinfo = readCpuinfo();
@@ -47,5 +51,6 @@ export function machineLine(): string {
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
-  return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions(cpuinfo)}); load average ${load} (1/5/15 min)`;
+  const convolutions = runsAvx2Kernels(cpuinfo) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct';
+  return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions(cpuinfo)}); the engine's convolutions: ${convolutions}; load average ${load} (1/5/15 min)`;
 }

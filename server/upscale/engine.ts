@@ -50,6 +50,7 @@ import {
   sumOutput,
   withSkips,
 } from './converter.js';
+import { runsAvx2Kernels } from './cpu-vector-width.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
 import { freeNow } from './free-now.js';
@@ -154,6 +155,11 @@ export interface UpscaleEngineOptions {
   cacheSkips?: boolean;
   /** onnxruntime's per-session memory arena (on by default; see RUN_OPTS) */
   memArena?: boolean;
+  /**
+   * the wide 3x3 convolutions as Winograd F(4,3) (converter.ts): by default where onnxruntime
+   * runs its AVX2 kernels (cpu-vector-width.ts), where they are faster
+   */
+  winograd?: boolean;
   /**
    * whether onnxruntime's intra-op threads spin while they wait for work
    * (session.intra_op.allow_spinning, onnxruntime's own default). Off by default:
@@ -360,6 +366,7 @@ export class UpscaleEngine {
   private readonly skipCacheBytes: number;
   private readonly streamedSkipBytes: number;
   private readonly memArena: boolean;
+  private readonly winograd: boolean;
   private readonly spinning: boolean;
   private readonly featureCacheDir: string | undefined;
   /** the feature cache's temporary file, lent to each job in turn (jobs run one at a time) */
@@ -384,6 +391,7 @@ export class UpscaleEngine {
     this.skipCacheBytes = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE_BYTES;
     this.streamedSkipBytes = opts.streamedSkipBytes ?? DEFAULT_STREAMED_SKIP_BYTES;
     this.memArena = opts.memArena ?? true;
+    this.winograd = opts.winograd ?? runsAvx2Kernels();
     this.spinning = opts.spinning ?? false;
     this.featureCacheDir = opts.featureCacheDir;
     this.spill = new SpillFile(opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES, opts.featureCacheDir);
@@ -426,7 +434,7 @@ export class UpscaleEngine {
       const dir = weightsDir(this.modelsDir);
       const paramPath = path.join(dir, `${name}.param`);
       const binPath = path.join(dir, `${name}.bin`);
-      m = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir)).then((info) => ({
+      m = convertModel(paramPath, binPath, onnxCacheDir(this.modelsDir), { winograd: this.winograd }).then((info) => ({
         info,
         sessions: new Map(),
       }));

@@ -2,6 +2,7 @@
 // tiling seams: with shared SE means a tiled run must match the untiled one.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -13,19 +14,24 @@ import { diff, models, rawRgb, reference, texturedImage } from './helpers.js';
 let dir: string;
 let untiled: UpscaleEngine;
 let tiled: UpscaleEngine;
+/** the same two with the wide layers as Winograd F(4,3), as on a CPU without AVX-512 */
+let untiledWinograd: UpscaleEngine;
+let tiledWinograd: UpscaleEngine;
 let image: Buffer;
 
 beforeAll(async () => {
   dir = await models();
-  untiled = new UpscaleEngine({ modelsDir: dir });
   // Tiny tiles force a 2x3 or 3x3 grid on the test image.
-  tiled = new UpscaleEngine({ modelsDir: dir, maxTile: { 2: 28, 3: 32, 4: 28 } });
+  const maxTile = { 2: 28, 3: 32, 4: 28 };
+  untiled = new UpscaleEngine({ modelsDir: dir, winograd: false });
+  tiled = new UpscaleEngine({ modelsDir: dir, maxTile, winograd: false });
+  untiledWinograd = new UpscaleEngine({ modelsDir: dir, winograd: true });
+  tiledWinograd = new UpscaleEngine({ modelsDir: dir, maxTile, winograd: true });
   image = await texturedImage(72, 56);
 }, 300_000);
 
 afterAll(async () => {
-  await untiled?.close();
-  await tiled?.close();
+  for (const engine of [untiled, tiled, untiledWinograd, tiledWinograd]) await engine?.close();
 });
 
 const cases = [
@@ -37,17 +43,32 @@ const cases = [
 
 describe('parity with the reference CPU implementation', () => {
   for (const c of cases) {
-    it(`${c.model}: untiled and tiled within 1/255`, async () => {
+    it(`${c.model}: untiled and tiled within 1/255, with direct and with Winograd convolutions`, async () => {
       const ref = (await rawRgb(await reference(dir, image, c.scale, c.noise))).data;
-      const a = await untiled.upscale(image, { modelName: c.model });
-      expect(a.strategy).toBe('single');
-      expect([a.width, a.height]).toEqual([72 * c.scale, 56 * c.scale]);
-      expect(diff((await rawRgb(a.data)).data, ref).max).toBeLessThanOrEqual(1);
+      // the Winograd engines run graphs of their own, with the wide layers rewritten, but at 4x
+      const graphs = await Promise.all(
+        [untiled, untiledWinograd].map(async (e) => {
+          const m = await e.loadModel(c.model);
+          return readFile(path.join(m.dir, m.variants['full']!), 'latin1');
+        }),
+      );
+      expect(graphs[0]).not.toContain('_wg_mm');
+      if (c.scale === 4) expect(graphs[1] === graphs[0]).toBe(true);
+      else expect(graphs[1]).toContain('_wg_mm');
+      for (const [one, many] of [
+        [untiled, tiled],
+        [untiledWinograd, tiledWinograd],
+      ] as const) {
+        const a = await one.upscale(image, { modelName: c.model });
+        expect(a.strategy).toBe('single');
+        expect([a.width, a.height]).toEqual([72 * c.scale, 56 * c.scale]);
+        expect(diff((await rawRgb(a.data)).data, ref).max).toBeLessThanOrEqual(1);
 
-      const b = await tiled.upscale(image, { modelName: c.model, cacheMode: 0 });
-      expect(b.strategy).toBe('cached');
-      expect(b.tiles).toBeGreaterThan(3);
-      expect(diff((await rawRgb(b.data)).data, ref).max).toBeLessThanOrEqual(1);
+        const b = await many.upscale(image, { modelName: c.model, cacheMode: 0 });
+        expect(b.strategy).toBe('cached');
+        expect(b.tiles).toBeGreaterThan(3);
+        expect(diff((await rawRgb(b.data)).data, ref).max).toBeLessThanOrEqual(1);
+      }
     });
   }
 
