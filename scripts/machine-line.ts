@@ -1,25 +1,14 @@
 // The machine a benchmark measured, printed beside its figures: the same code is 1.2–1.9x apart
 // between an AVX-512 machine and an AVX2 one, so a figure without its CPU line means little.
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 import { runsAsAvx2 } from './avx2-only.js';
-import { runsAvx2Kernels } from '../server/upscale/cpu-vector-width.js';
-
-/** /proc/cpuinfo's text, or undefined where there is none. */
-function readCpuinfo(): string | undefined {
-  try {
-    return readFileSync('/proc/cpuinfo', 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+import { cpuFlags, readCpuinfo, runsAvx2Kernels } from '../server/upscale/cpu-vector-width.js';
 
 /** The vector extensions that decide the convolution kernels' speed, from /proc/cpuinfo's flags. */
 function vectorExtensions(cpuinfo: string | undefined): string {
   if (cpuinfo === undefined) return 'vector extensions unknown';
-  const line = cpuinfo.split('\n').find((l) => l.startsWith('flags'));
-  const flags = new Set((line ?? '').split(':')[1]?.trim().split(/\s+/) ?? []);
+  const flags = cpuFlags(cpuinfo);
   const has = (flag: string): string => (flags.has(flag) ? 'yes' : 'no');
   if (runsAsAvx2())
     return `AVX2 ${has('avx2')}, FMA ${has('fma')}, AVX-512 ${has('avx512f')} but masked by --as-avx2: this run's processes see AVX2 and FMA only`;

@@ -15,11 +15,17 @@ export function runsAvx2Kernels(
   arch: string = process.arch,
 ): boolean {
   if (arch !== 'x64' || cpuinfo === undefined) return false;
-  const flags = /^flags\s*:(.*)$/m.exec(cpuinfo)?.[1]?.split(/\s+/) ?? [];
-  return flags.includes('avx2') && (!flags.includes('avx512f') || env[MASKED_ENV] === '1');
+  const flags = cpuFlags(cpuinfo);
+  return flags.has('avx2') && (!flags.has('avx512f') || env[MASKED_ENV] === '1');
 }
 
-function readCpuinfo(): string | undefined {
+/** The first processor's flags in /proc/cpuinfo's text. */
+export function cpuFlags(cpuinfo: string): Set<string> {
+  return new Set(/^flags\s*:(.*)$/m.exec(cpuinfo)?.[1]?.trim().split(/\s+/) ?? []);
+}
+
+/** /proc/cpuinfo's text, or undefined where there is none. */
+export function readCpuinfo(): string | undefined {
   try {
     return readFileSync('/proc/cpuinfo', 'utf8');
   } catch {

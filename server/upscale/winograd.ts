@@ -393,10 +393,10 @@ const WIDE_CHANNELS = 128;
  * 256 5`; AMD EPYC family 26 masked to AVX2, 2 cores, quiet): 64->128 59 / 59 and 162 / 150,
  * 128->64 69 / 56 and 147 / 130, 128->256 154 / 90, 256->128 142 / 87; the narrower layers lost
  * (64->64 about even, 32->64 70 / 86, 64->3 99 / 126). With AVX-512 onnxruntime's direct kernels
- * are twice as fast and F(4,3) lost on all of these but 256->128 (101 / 80): 64->128 38 / 69,
- * 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). F(4,3) rather than F(6,3): as
- * fast on these shapes within the noise, and half the rounding (1.3e-5 against 1.8e-5 of the
- * largest output).
+ * are twice as fast and F(4,3) lost or tied on all of these but 256->128 (101 / 80): 64->128
+ * 38 / 69, 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). F(4,3) rather than
+ * F(6,3): as fast on these shapes within the noise, and less rounding (1.3e-5 against 1.8e-5 of
+ * the largest output).
  */
 export function wideConvolutionPlan(graph: OnnxGraph): Record<string, WinogradTile> {
   const dims = new Map(graph.initializers.map((t) => [t.name, t.dims]));
