@@ -38,6 +38,7 @@ const service = new UpscaleService({
     concurrency: 1,
     maxPixels: DEFAULT_MAX_INPUT_PIXELS,
     memoryBudgetBytes: DEFAULT_MEMORY_BUDGET,
+    winograd: undefined,
   }),
   concurrency: 1,
   maxQueue: jobs,

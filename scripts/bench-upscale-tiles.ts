@@ -19,6 +19,7 @@ import { childJob, ownPeakRssBytes, runChild } from './bench-child.js';
 import { photoLike } from './bench-images.js';
 import { relaunchAsAvx2IfAsked } from './avx2-only.js';
 import { machineLine } from './machine-line.js';
+import { upscaleWinogradSetting } from '../server/config.js';
 import { UpscaleEngine } from '../server/upscale/engine.js';
 import { defaultModelsDir, ensureModels } from '../server/upscale/model-store.js';
 
@@ -70,9 +71,11 @@ async function child(job: ChildJobSpec): Promise<void> {
   const cap = job.config.maxTile;
   const runUserS: Record<string, number> = {};
   let timed = false;
+  const winograd = upscaleWinogradSetting();
   const engine = new UpscaleEngine({
     modelsDir: defaultModelsDir(),
     threads: os.availableParallelism(),
+    ...(winograd === undefined ? {} : { winograd }),
     ...(cap !== undefined ? { maxTile: { [job.scale]: cap } } : {}),
     onRun: (run) => {
       if (timed) runUserS[run.variant] = (runUserS[run.variant] ?? 0) + run.userMs / 1000;

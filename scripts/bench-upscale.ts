@@ -33,6 +33,7 @@ import { fabricLike, photoLike } from './bench-images.js';
 import { relaunchAsAvx2IfAsked } from './avx2-only.js';
 import { machineLine } from './machine-line.js';
 
+import { upscaleWinogradSetting } from '../server/config.js';
 import { UpscaleEngine } from '../server/upscale/engine.js';
 import { freeNow } from '../server/upscale/free-now.js';
 import {
@@ -71,8 +72,10 @@ interface WorkerResult {
 
 async function worker(job: WorkerJob): Promise<void> {
   const scale = Number(/^up(\d)x/.exec(job.model)![1]);
+  const winograd = upscaleWinogradSetting();
   const engine = new UpscaleEngine({
     modelsDir: defaultModelsDir(),
+    ...(winograd === undefined ? {} : { winograd }),
     ...(job.maxTile ? { maxTile: { [scale]: job.maxTile } } : {}),
   });
   const img = await readFile(job.input);

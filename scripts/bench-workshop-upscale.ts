@@ -23,6 +23,7 @@ const upscaler = createWorkshopUpscale({
   threads,
   maxPixels: upscale.maxPixels,
   memoryBudgetBytes: upscale.memoryBudgetBytes,
+  winograd: upscale.winograd,
 });
 const side = Math.floor(Math.sqrt(WORKSHOP_MAX_INPUT_PIXELS));
 for (const [w, h] of [[Math.floor(side / Math.SQRT2), Math.floor(side / Math.SQRT2)], [side, side]] as const) {

@@ -3,6 +3,7 @@
 import os from 'node:os';
 
 import { runsAsAvx2 } from './avx2-only.js';
+import { upscaleWinogradSetting } from '../server/config.js';
 import { cpuFlags, readCpuinfo, runsAvx2Kernels } from '../server/upscale/cpu-vector-width.js';
 
 /** The vector extensions that decide the convolution kernels' speed, from /proc/cpuinfo's flags. */
@@ -40,6 +41,8 @@ export function machineLine(): string {
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
-  const convolutions = runsAvx2Kernels(cpuinfo) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct';
+  // The engine's own choice for this CPU, unless UPSCALE_CONVOLUTIONS forces one.
+  const forced = upscaleWinogradSetting();
+  const convolutions = `${(forced ?? runsAvx2Kernels(cpuinfo)) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct'}${forced === undefined ? '' : ' (UPSCALE_CONVOLUTIONS)'}`;
   return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions(cpuinfo)}); the engine's convolutions: ${convolutions}; load average ${load} (1/5/15 min)`;
 }

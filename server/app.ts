@@ -176,6 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     threads: config.upscale.threads,
     maxPixels: config.upscale.maxPixels,
     memoryBudgetBytes: config.upscale.memoryBudgetBytes,
+    winograd: config.upscale.winograd,
   });
   app.addHook('onClose', async () => workshopUpscale.close());
   const localOptions = {

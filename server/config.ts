@@ -160,7 +160,24 @@ const envSchema = z.object({
   // The engine's model of a job's fixed part (250 MiB) and a small job's cached maps (256 MiB) come
   // to about 512 MiB: below it every job would fall to the smallest tiles.
   UPSCALE_MEMORY_BUDGET_MB: int(1024, 512, 65_536),
+  // How the engine computes its wide 3x3 convolutions: auto follows the CPU (Winograd where
+  // onnxruntime runs its AVX2 kernels, direct where it has AVX-512); the others force one form.
+  UPSCALE_CONVOLUTIONS: z.preprocess(emptyToUndefined, z.enum(['auto', 'direct', 'winograd']).default('auto')),
 });
+
+/** UPSCALE_CONVOLUTIONS as the engine's winograd option: undefined (auto) lets the engine choose. */
+const winogradOption = (setting: 'auto' | 'direct' | 'winograd'): boolean | undefined =>
+  setting === 'auto' ? undefined : setting === 'winograd';
+
+/**
+ * UPSCALE_CONVOLUTIONS alone, for the benchmarks, which build their engines without the server's
+ * configuration: the engine's winograd option, or a ConfigError naming the setting.
+ */
+export function upscaleWinogradSetting(env: NodeJS.ProcessEnv = process.env): boolean | undefined {
+  const parsed = envSchema.shape.UPSCALE_CONVOLUTIONS.safeParse(env['UPSCALE_CONVOLUTIONS']);
+  if (!parsed.success) throw new ConfigError(`UPSCALE_CONVOLUTIONS: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return winogradOption(parsed.data);
+}
 
 export interface AppConfig {
   port: number;
@@ -230,6 +247,8 @@ export interface AppConfig {
     threads: number;
     /** peak memory one engine job may take: the engine sizes its tiles from it */
     memoryBudgetBytes: number;
+    /** the wide 3x3 convolutions as Winograd F(4,3) (true), direct (false), or as the CPU suits (undefined) */
+    winograd: boolean | undefined;
   };
 }
 
@@ -323,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       resultTtlSeconds: e.UPSCALE_RESULT_TTL_SECONDS,
       threads: e.UPSCALE_THREADS,
       memoryBudgetBytes: e.UPSCALE_MEMORY_BUDGET_MB * 1024 * 1024,
+      winograd: winogradOption(e.UPSCALE_CONVOLUTIONS),
     },
   };
 }

@@ -7,7 +7,7 @@ import type { EngineJobResult } from './upscale-engine-port.js';
 
 /** The thread's UpscaleEngine options: named as the engine names them, so none is dropped on the way. */
 export interface EngineThreadOptions
-  extends Pick<UpscaleEngineOptions, 'modelsDir' | 'memoryBudgetBytes' | 'featureCacheDir' | 'spinning'> {
+  extends Pick<UpscaleEngineOptions, 'modelsDir' | 'memoryBudgetBytes' | 'featureCacheDir' | 'spinning' | 'winograd'> {
   threads: number;
   maxInputPixels: number;
 }

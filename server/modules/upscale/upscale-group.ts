@@ -15,7 +15,7 @@ import type { JobEngine } from '../../jobs/job-engine.js';
 import { openBlobStore } from '../../storage/open-blob-store.js';
 import { createSignedLinks, type SignedLinks } from '../../storage/signed-links.js';
 import { featureCacheDir, sweepFeatureCacheDir } from '../../upscale/feature-cache-dir.js';
-import { realEngineFactory } from './real-engine.js';
+import { configuredEngineFactory } from './real-engine.js';
 import { DurableReplays } from './durable-replays.js';
 import { InProcessUpscales } from './in-process-upscale.js';
 import { createInputStore, type InputStore } from './input-store.js';
@@ -68,17 +68,7 @@ const noEngines: EngineFactory = () => ({
 });
 
 function engineFactory(config: AppConfig, engines: EngineFactory | undefined): EngineFactory {
-  const c = config.upscale;
-  return (
-    engines ??
-    realEngineFactory({
-      modelsDir: c.modelsDir,
-      threads: c.threads,
-      concurrency: c.concurrency,
-      maxPixels: c.maxPixels,
-      memoryBudgetBytes: c.memoryBudgetBytes,
-    })
-  );
+  return engines ?? configuredEngineFactory(config.upscale);
 }
 
 /** The service's settings every mode shares; engines and queue length are the mode's. */

@@ -19,6 +19,8 @@ export interface WorkshopUpscaleOptions {
   maxPixels: number;
   /** The upscale service's job memory (UPSCALE_MEMORY_BUDGET_MB): the engine sizes its tiles from it. */
   memoryBudgetBytes: number;
+  /** The upscale service's convolution form (UPSCALE_CONVOLUTIONS); undefined: as the CPU suits. */
+  winograd: boolean | undefined;
   maxInputPixels?: number;
 }
 
@@ -47,6 +49,7 @@ export function createWorkshopUpscale(o: WorkshopUpscaleOptions): WorkshopUpscal
     concurrency: 1,
     maxPixels: o.maxPixels,
     memoryBudgetBytes: o.memoryBudgetBytes,
+    winograd: o.winograd,
   });
   const limit = Math.min(o.maxInputPixels ?? WORKSHOP_MAX_INPUT_PIXELS, o.maxPixels);
   let engine: UpscaleEnginePort | undefined;

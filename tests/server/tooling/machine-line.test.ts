@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { cpuIdentity, machineLine } from '../../../scripts/machine-line.js';
 
@@ -35,5 +35,23 @@ describe('the CPU line of the benchmarks', () => {
     const line = machineLine();
     expect(line).toMatch(/^CPU: .+, \d+ cores \(AVX2 (yes|no), /);
     if (identity) expect(line).toContain(`(${identity}), `);
+  });
+
+  describe('the engine\'s convolutions', () => {
+    afterEach(() => vi.unstubAllEnvs());
+
+    it('are the form UPSCALE_CONVOLUTIONS forces, and say so', () => {
+      vi.stubEnv('UPSCALE_CONVOLUTIONS', 'direct');
+      expect(machineLine()).toContain("the engine's convolutions: all direct (UPSCALE_CONVOLUTIONS);");
+      vi.stubEnv('UPSCALE_CONVOLUTIONS', 'winograd');
+      expect(machineLine()).toContain(
+        "the engine's convolutions: Winograd F(4,3) on the wide layers at 2x and 3x (UPSCALE_CONVOLUTIONS);",
+      );
+    });
+
+    it("are the engine's own choice for this CPU when it is auto", () => {
+      vi.stubEnv('UPSCALE_CONVOLUTIONS', 'auto');
+      expect(machineLine()).toMatch(/the engine's convolutions: (all direct|Winograd F\(4,3\) on the wide layers at 2x and 3x); /);
+    });
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config.js';
-import { realEngineFactory } from '../../../server/modules/upscale/real-engine.js';
+import { configuredEngineFactory } from '../../../server/modules/upscale/real-engine.js';
 import { ThreadedEngine } from '../../../server/modules/upscale/threaded-engine.js';
 import { DEFAULT_MEMORY_BUDGET } from '../../../server/upscale/engine.js';
 
@@ -32,13 +32,7 @@ describe('UPSCALE_MEMORY_BUDGET_MB', () => {
 
   it('reaches the options each engine thread is built with', async () => {
     const c = loadConfig({ DATA_DIR: dataDir, UPSCALE_MEMORY_BUDGET_MB: '3072' }).upscale;
-    const factory = realEngineFactory({
-      modelsDir: c.modelsDir,
-      threads: c.threads,
-      concurrency: 1,
-      maxPixels: c.maxPixels,
-      memoryBudgetBytes: c.memoryBudgetBytes,
-    });
+    const factory = configuredEngineFactory(c);
     const engine = factory(0);
     try {
       expect(engine).toBeInstanceOf(ThreadedEngine);

@@ -18,6 +18,7 @@ beforeAll(async () => {
     threads: 2,
     maxPixels: 4_200_000,
     memoryBudgetBytes: DEFAULT_MEMORY_BUDGET,
+    winograd: undefined,
     maxInputPixels: 64 * 48,
   });
 }, 300_000);
