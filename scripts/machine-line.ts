@@ -4,7 +4,7 @@ import os from 'node:os';
 
 import { runsAsAvx2 } from './avx2-only.js';
 import { upscaleWinogradSetting } from '../server/config.js';
-import { cpuFlags, readCpuinfo, runsAvx2Kernels } from '../server/upscale/cpu-vector-width.js';
+import { cpuField, cpuFlags, readCpuinfo, winogradPays } from '../server/upscale/cpu-vector-width.js';
 
 /** The vector extensions that decide the convolution kernels' speed, from /proc/cpuinfo's flags. */
 function vectorExtensions(cpuinfo: string | undefined): string {
@@ -22,11 +22,10 @@ function vectorExtensions(cpuinfo: string | undefined): string {
  * apart per core, so figures from machines that print the same name are told apart by these.
  */
 export function cpuIdentity(cpuinfo: string): string | undefined {
-  const field = (name: string): string | undefined =>
-    new RegExp(`^${name}\\s*:\\s*(\\d+)\\s*$`, 'm').exec(cpuinfo)?.[1];
-  const family = field('cpu family');
-  const model = field('model');
-  return family && model ? `family ${family}, model ${model}` : undefined;
+  const family = cpuField(cpuinfo, 'cpu family');
+  const model = cpuField(cpuinfo, 'model');
+  const numeric = (v: string | undefined): v is string => v !== undefined && /^\d+$/.test(v);
+  return numeric(family) && numeric(model) ? `family ${family}, model ${model}` : undefined;
 }
 
 /**
@@ -43,6 +42,6 @@ export function machineLine(): string {
     .join(' / ');
   // The engine's own choice for this CPU, unless UPSCALE_CONVOLUTIONS forces one.
   const forced = upscaleWinogradSetting();
-  const convolutions = `${(forced ?? runsAvx2Kernels(cpuinfo)) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct'}${forced === undefined ? '' : ' (UPSCALE_CONVOLUTIONS)'}`;
+  const convolutions = `${(forced ?? winogradPays(cpuinfo)) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct'}${forced === undefined ? '' : ' (UPSCALE_CONVOLUTIONS)'}`;
   return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions(cpuinfo)}); the engine's convolutions: ${convolutions}; load average ${load} (1/5/15 min)`;
 }

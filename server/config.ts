@@ -160,8 +160,8 @@ const envSchema = z.object({
   // The engine's model of a job's fixed part (250 MiB) and a small job's cached maps (256 MiB) come
   // to about 512 MiB: below it every job would fall to the smallest tiles.
   UPSCALE_MEMORY_BUDGET_MB: int(1024, 512, 65_536),
-  // How the engine computes its wide 3x3 convolutions: auto follows the CPU (Winograd where
-  // onnxruntime runs its AVX2 kernels, direct where it has AVX-512); the others force one form.
+  // How the engine computes its wide 3x3 convolutions: auto follows the CPU (Winograd where it pays,
+  // server/upscale/cpu-vector-width.ts's winogradPays); the others force one form.
   UPSCALE_CONVOLUTIONS: z.preprocess(emptyToUndefined, z.enum(['auto', 'direct', 'winograd']).default('auto')),
 });
 

@@ -338,11 +338,11 @@ const DIRECT_ONLY_SCALES: ReadonlySet<number> = new Set([4]);
  * set per `winograd` choice). Every convolution is emitted as a direct Conv
  * (or, for a strided deconvolution, its sub-pixel Conv); with `winograd`, the
  * wide 3×3 ones become Winograd F(4,3) subgraphs (winograd.ts's
- * wideConvolutionPlan), for CPUs whose onnxruntime kernels are AVX2, except in
+ * wideConvolutionPlan), for CPUs where they pay (cpu-vector-width.ts), except in
  * DIRECT_ONLY_SCALES. On such a CPU a 2 MP 2x job took 17.1-19.7 s of CPU user
  * per MP against 19.0-23.0 direct, and 20.5-23.6 s against 21.7-26.0 (AMD
  * EPYC family 26 masked to AVX2, 2 cores, one job a process, 3 and 6 runs).
- * With AVX-512 the direct kernels win, as measured per layer with
+ * With full-width AVX-512 the direct kernels win, as measured per layer with
  * scripts/bench-winograd-layers.ts up2x-conservative 192 7 (onnxruntime-node
  * 1.30, 2 threads, median CPU-user ms of each layer alone at its size in a 192
  * px tile, an AVX-512 machine at load average 9-11 on 2 cores), direct / F(2,3)

@@ -50,7 +50,7 @@ import {
   sumOutput,
   withSkips,
 } from './converter.js';
-import { runsAvx2Kernels } from './cpu-vector-width.js';
+import { readCpuinfo, winogradPays } from './cpu-vector-width.js';
 import { UpscaleError } from './errors.js';
 import { FeatureCache } from './feature-cache.js';
 import { freeNow } from './free-now.js';
@@ -156,8 +156,8 @@ export interface UpscaleEngineOptions {
   /** onnxruntime's per-session memory arena (on by default; see RUN_OPTS) */
   memArena?: boolean;
   /**
-   * the wide 3x3 convolutions as Winograd F(4,3) (converter.ts): by default where onnxruntime
-   * runs its AVX2 kernels (cpu-vector-width.ts), where they are faster
+   * the wide 3x3 convolutions as Winograd F(4,3) (converter.ts): by default where they are faster,
+   * where onnxruntime runs its AVX2 kernels and on Zen 4's half-width AVX-512 (cpu-vector-width.ts)
    */
   winograd?: boolean;
   /**
@@ -391,7 +391,7 @@ export class UpscaleEngine {
     this.skipCacheBytes = opts.skipCacheBytes ?? DEFAULT_SKIP_CACHE_BYTES;
     this.streamedSkipBytes = opts.streamedSkipBytes ?? DEFAULT_STREAMED_SKIP_BYTES;
     this.memArena = opts.memArena ?? true;
-    this.winograd = opts.winograd ?? runsAvx2Kernels();
+    this.winograd = opts.winograd ?? winogradPays(readCpuinfo());
     this.spinning = opts.spinning ?? false;
     this.featureCacheDir = opts.featureCacheDir;
     this.spill = new SpillFile(opts.keptSpillBytes ?? DEFAULT_KEPT_SPILL_BYTES, opts.featureCacheDir);

@@ -1,6 +1,6 @@
 // Winograd F(m×m, 3×3) convolutions as ONNX subgraphs. The converter rewrites the wide layers
-// this way on CPUs whose onnxruntime kernels are AVX2 (see wideConvolutionPlan and
-// server/upscale/converter.ts); elsewhere it keeps every convolution direct. What measures it:
+// this way on CPUs where it pays (AVX2 kernels, Zen 4's half-width AVX-512: see wideConvolutionPlan,
+// server/upscale/converter.ts and cpu-vector-width.ts); elsewhere it keeps every convolution direct. What measures it:
 // scripts/bench-winograd-layers.ts (each layer alone, direct against F(2,3)/F(4,3)/F(6,3)); what
 // checks it: tests/server/upscale/winograd.test.ts (exactness, and whole converted graphs rewritten
 // by withWinogradLayers against the direct ones).
@@ -387,14 +387,18 @@ const WIDE_LAYER_TILE: WinogradTile = 4;
 const WIDE_CHANNELS = 128;
 
 /**
- * The plan for withWinogradLayers on an AVX2 CPU: every valid 3×3 stride-1 convolution with 128
+ * The plan for withWinogradLayers where it pays: every valid 3×3 stride-1 convolution with 128
  * channels or more on a side, as F(4,3). Each layer alone, direct / F(4,3) in CPU-user ms at its
  * size in a 256 px tile of up2x-conservative (`scripts/bench-winograd-layers.ts up2x-conservative
  * 256 5`; AMD EPYC family 26 masked to AVX2, 2 cores, quiet): 64->128 59 / 59 and 162 / 150,
  * 128->64 69 / 56 and 147 / 130, 128->256 154 / 90, 256->128 142 / 87; the narrower layers lost
- * (64->64 about even, 32->64 70 / 86, 64->3 99 / 126). With AVX-512 onnxruntime's direct kernels
- * are twice as fast and F(4,3) lost or tied on all of these but 256->128 (101 / 80): 64->128
- * 38 / 69, 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). F(4,3) rather than
+ * (64->64 about even, 32->64 70 / 86, 64->3 99 / 126). With full-width AVX-512 onnxruntime's
+ * direct kernels are twice as fast and F(4,3) lost or tied on all of these but 256->128 (101 / 80):
+ * 64->128 38 / 69, 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). Zen 4 runs AVX-512
+ * on 256-bit halves, and there the whole up2x-conservative graph at 256 px took 0.96 of direct's
+ * CPU user with this plan, unmasked or masked to AVX2 (AMD EPYC family 25 model 17, 9-11 rounds).
+ * Narrower plans did better in that whole graph (128<->256 alone 0.93-0.95) but not in a 2 MP job
+ * (18.8 s/MP against 18.4 with this plan, direct 20.8). F(4,3) rather than
  * F(6,3): as fast on these shapes within the noise, and less rounding (1.3e-5 against 1.8e-5 of
  * the largest output).
  */
