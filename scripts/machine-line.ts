@@ -42,6 +42,7 @@ export function machineLine(): string {
     .join(' / ');
   // The engine's own choice for this CPU, unless UPSCALE_CONVOLUTIONS forces one.
   const forced = upscaleWinogradSetting();
-  const convolutions = `${(forced ?? winogradPays(cpuinfo)) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct'}${forced === undefined ? '' : ' (UPSCALE_CONVOLUTIONS)'}`;
+  const form = (forced ?? winogradPays(cpuinfo)) ? 'Winograd F(4,3) on the wide layers at 2x and 3x' : 'all direct';
+  const convolutions = forced === undefined ? form : `${form} (UPSCALE_CONVOLUTIONS)`;
   return `CPU: ${cpus[0]?.model.trim() ?? 'unknown'}${identity ? ` (${identity})` : ''}, ${cpus.length} cores (${vectorExtensions(cpuinfo)}); the engine's convolutions: ${convolutions}; load average ${load} (1/5/15 min)`;
 }

@@ -342,7 +342,7 @@ const DIRECT_ONLY_SCALES: ReadonlySet<number> = new Set([4]);
  * DIRECT_ONLY_SCALES. On such a CPU a 2 MP 2x job took 17.1-19.7 s of CPU user
  * per MP against 19.0-23.0 direct, and 20.5-23.6 s against 21.7-26.0 (AMD
  * EPYC family 26 masked to AVX2, 2 cores, one job a process, 3 and 6 runs).
- * With AVX-512 the direct kernels won (but on Zen 4's half-width AVX-512, see
+ * With AVX-512 the direct kernels won (not on Zen 4's half-width AVX-512: see
  * cpu-vector-width.ts), as measured per layer with
  * scripts/bench-winograd-layers.ts up2x-conservative 192 7 (onnxruntime-node
  * 1.30, 2 threads, median CPU-user ms of each layer alone at its size in a 192

@@ -1,9 +1,9 @@
 // Winograd F(m×m, 3×3) convolutions as ONNX subgraphs. The converter rewrites the wide layers
-// this way on CPUs where it pays (AVX2 kernels, Zen 4's half-width AVX-512: see wideConvolutionPlan,
-// server/upscale/converter.ts and cpu-vector-width.ts); elsewhere it keeps every convolution direct. What measures it:
-// scripts/bench-winograd-layers.ts (each layer alone, direct against F(2,3)/F(4,3)/F(6,3)); what
-// checks it: tests/server/upscale/winograd.test.ts (exactness, and whole converted graphs rewritten
-// by withWinogradLayers against the direct ones).
+// this way on CPUs where it pays (AVX2 kernels, Zen 4's half-width AVX-512: see
+// wideConvolutionPlan, server/upscale/converter.ts and cpu-vector-width.ts); elsewhere it keeps
+// every convolution direct. What measures it: scripts/bench-winograd-layers.ts (each layer alone,
+// direct against F(2,3)/F(4,3)/F(6,3)); what checks it: tests/server/upscale/winograd.test.ts
+// (exactness, and whole converted graphs rewritten by withWinogradLayers against the direct ones).
 //
 // A valid (unpadded) 3×3 stride-1 convolution of a [1, C, H, W] map is computed
 // on m×m output tiles, each read from an α×α input tile (α = m + 2):

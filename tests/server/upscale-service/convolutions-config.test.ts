@@ -13,12 +13,13 @@ import { ThreadedEngine } from '../../../server/modules/upscale/threaded-engine.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'loom-convolutions-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const winogradOf = (value?: string) =>
-  loadConfig({ DATA_DIR: dataDir, ...(value === undefined ? {} : { UPSCALE_CONVOLUTIONS: value }) }).upscale.winograd;
+/** The upscale settings with UPSCALE_CONVOLUTIONS set to `value`, or unset. */
+const upscaleConfig = (value?: string) =>
+  loadConfig({ DATA_DIR: dataDir, ...(value === undefined ? {} : { UPSCALE_CONVOLUTIONS: value }) }).upscale;
+const winogradOf = (value?: string) => upscaleConfig(value).winograd;
 
 async function threadOptions(value: string | undefined) {
-  const c = loadConfig({ DATA_DIR: dataDir, ...(value === undefined ? {} : { UPSCALE_CONVOLUTIONS: value }) }).upscale;
-  const engine = configuredEngineFactory(c)(0);
+  const engine = configuredEngineFactory(upscaleConfig(value))(0);
   try {
     expect(engine).toBeInstanceOf(ThreadedEngine);
     return { ...(engine as ThreadedEngine).options };

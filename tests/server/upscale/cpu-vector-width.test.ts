@@ -33,6 +33,8 @@ describe('runsAvx2Kernels', () => {
 describe('winogradPays', () => {
   it('is true wherever onnxruntime runs its AVX2 kernels', () => {
     expect(winogradPays(cpuinfo('avx avx2 fma', 'GenuineIntel', 6), {}, 'x64')).toBe(true);
+    // Zen 3, the AVX2 server: AMD family 25 as Zen 4 is, without AVX-512
+    expect(winogradPays(cpuinfo('avx avx2 fma', 'AuthenticAMD', 25), {}, 'x64')).toBe(true);
     expect(winogradPays(cpuinfo(AVX512, 'AuthenticAMD', 26), { [MASKED_ENV]: '1' }, 'x64')).toBe(true);
   });
 
