@@ -54,17 +54,20 @@ describe('the spill file kept between jobs', () => {
     expect(spill.path).toBeUndefined();
   });
 
-  it('with nothing kept, a job’s end removes the file and the next job makes a new one', async () => {
+  it('with nothing kept, a job’s end lets the file go behind the job, the next job makes a new one, and close waits for the removal', async () => {
     const spill = new SpillFile(0, dir);
     const first = new FeatureCache(0, false, dir, spill);
     await first.put('a', map(16, 0), [16]);
     const file = first.path!;
     await first.close();
-    expect(readdirSync(dir)).toEqual([]);
+    // let go at once, its removal going on behind the job
+    expect(spill.path).toBeUndefined();
     const second = new FeatureCache(0, false, dir, spill);
     await second.put('a', map(16, 1), [16]);
     expect(second.path).not.toBe(file);
+    expect(Array.from((await second.get('a')).data)).toEqual(Array.from(map(16, 1)));
     await second.close();
+    await spill.close();
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -75,7 +78,7 @@ describe('the spill file kept between jobs', () => {
     const file = first.path!;
     await (await spill.handle()).close(); // the handle is gone under it: stat and truncate fail
     await expect(first.close()).resolves.toBeUndefined();
-    expect(readdirSync(dir)).toEqual([]);
+    expect(spill.path).toBeUndefined(); // let go, and removed behind the job
     const second = new FeatureCache(0, false, dir, spill);
     await second.put('b', map(16, 3), [16]);
     expect(second.path).not.toBe(file);
@@ -114,6 +117,7 @@ describe('the spill file with direct I/O', () => {
     } finally {
       await cache.close();
     }
+    await spill.close();
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -134,7 +138,7 @@ describe('the spill file with direct I/O', () => {
     }
   });
 
-  it('reports a write that failed at the read of its map, and the job’s end still removes the file', async () => {
+  it('reports a write that failed at the read of its map, and the job’s end still lets the file go', async () => {
     const spill = new SpillFile(0, dir, true);
     const cache = new FeatureCache(0, false, dir, spill);
     await cache.put('a', map(16, 0), [16]);
@@ -143,6 +147,8 @@ describe('the spill file with direct I/O', () => {
     await cache.put('b', map(16, 1), [16]);
     await expect(cache.get('b')).rejects.toThrow();
     await expect(cache.close()).resolves.toBeUndefined();
+    expect(spill.path).toBeUndefined();
+    await spill.close();
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -160,6 +166,7 @@ describe('the spill file with direct I/O', () => {
     } finally {
       await cache.close();
     }
+    await spill.close();
     expect(readdirSync(dir)).toEqual([]);
   });
 
