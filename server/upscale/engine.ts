@@ -25,7 +25,7 @@
 // tile_mode: see tiling.ts.
 //
 // Image coding runs on libvips' threads. Inference does not: onnxruntime-node
-// (1.30) resolves session.run on the calling thread after a setImmediate, so each
+// (1.30, 1.31) resolves session.run on the calling thread after a setImmediate, so each
 // tile's run (0.01-0.25 s on 2 cores) holds the thread that calls it: the
 // service therefore runs each engine on a worker thread of its own
 // (server/modules/upscale/threaded-engine.ts). Between tiles the engine yields,
@@ -1139,10 +1139,10 @@ async function cachedFeed(
 }
 
 /**
- * Frees the copy onnxruntime-node (1.30) hands back of an output it wrote into `given`, now rather
- * than at the next garbage collection (free-now.ts). Without it a 2 MP
- * 2x job's first skip stage took 196 k page faults instead of 114 k and peaked at 868 MiB instead
- * of 802, and ran 0.6 s longer (AMD EPYC family 26 masked to AVX2, 2 cores).
+ * Frees the copy onnxruntime-node (1.30, 1.31) hands back of an output it wrote into `given`, now
+ * rather than at the next garbage collection (free-now.ts). Without it a 2 MP 2x job's first skip
+ * stage took 196 k page faults instead of 114 k and peaked at 868 MiB instead of 802, and ran 0.6 s
+ * longer (AMD EPYC family 26 masked to AVX2, 2 cores).
  */
 function freeCopy(copy: ort.Tensor | undefined, given: ort.Tensor): void {
   const data = copy?.data;
