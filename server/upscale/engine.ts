@@ -998,6 +998,9 @@ export class UpscaleEngine {
    * its SE features and for other jobs.
    */
   private async diskHolds(bytes: number): Promise<boolean> {
+    // the job before may still be removing its streamed file (spill-file.ts's `retire`): its bytes
+    // are free once it is gone, and counted as taken before
+    await this.streamSpill.removed();
     try {
       const dir = await ensureFeatureCacheDir(this.featureCacheDir ?? featureCacheDir());
       const fsStats = await statfs(dir);

@@ -270,9 +270,14 @@ export class SpillFile {
     void removal.then(() => this.removals.delete(removal));
   }
 
+  /** Settles once every file let go behind a job (see `retire`) is removed. */
+  async removed(): Promise<void> {
+    await Promise.all(this.removals);
+  }
+
   async close(): Promise<void> {
     await this.settled();
-    await Promise.all([this.closeFile(), ...this.removals]);
+    await Promise.all([this.closeFile(), this.removed()]);
   }
 
   /** Closes the open file, the handles it replaced and removes it; the next spill makes a new one. */

@@ -60,8 +60,10 @@ describe('the spill file kept between jobs', () => {
     await first.put('a', map(16, 0), [16]);
     const file = first.path!;
     await first.close();
-    // let go at once, its removal going on behind the job
+    // let go at once, its removal going on behind the job; `removed` waits for it (a job's free-space check does)
     expect(spill.path).toBeUndefined();
+    await spill.removed();
+    expect(readdirSync(dir)).toEqual([]);
     const second = new FeatureCache(0, false, dir, spill);
     await second.put('a', map(16, 1), [16]);
     expect(second.path).not.toBe(file);
