@@ -227,6 +227,11 @@ const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 
  * 8 us each on a virtual machine): 3x3 tiles of 216x160 took 370-400k faults
  * and 11.7-12.8 s against 4x3 of 160x160, 180-190k faults and 8.4 s, and 110
  * MiB less (AMD EPYC, AVX-512, 2 cores; `npm run bench:upscale-tiles`).
+ * The sides are fitted to the AVX2 server above. Another machine can favour smaller 2x tiles: on
+ * a Zen 4 (AMD EPYC family 25 with AVX-512, 2 cores, onnxruntime-node 1.31.1, 5 pairs) 12 tiles of
+ * 160 ran a 640x480 2x job in 3.35-3.43 s against 3.67-3.73 in 4, at the same CPU user (17.9-18.5
+ * against 18.2-18.5 s/MP), with 0.3-0.4 s of kernel time against 0.8-0.9 (the larger stage arenas'
+ * fresh pages), peak 604-611 MiB against 815-821; masked to AVX2, 3.62 against 3.93 s (medians).
  * The budget still decides: a job whose tiles do not fit gets smaller ones.
  */
 const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
@@ -1063,7 +1068,13 @@ interface JobContext {
   checkAbort: () => void;
 }
 
-/** Stage k's graph passing the SE features on as float16 (see converter.ts), what the engine runs first. */
+/**
+ * Stage k's graph passing the SE features on as float16 (see converter.ts), what the engine runs first.
+ * Passing every map on as float32 instead drops the casts (about 3 % of a tiled job's CPU), yet a
+ * 640x480 2x job ran slower that way: CPU user 19.2-19.5 s/MP against 18.7-19.1, wall 4.3-5.5 s
+ * against 3.8-4.0, peak 1059-1234 MiB against 817, the doubled maps past the small job's cache RAM
+ * (AMD EPYC family 25 with AVX-512, 2 cores, onnxruntime-node 1.31.1, 3 pairs).
+ */
 const halfStage = (k: number): string => `stage-${k}${halfFeatures}`;
 
 /**
