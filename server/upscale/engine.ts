@@ -1072,8 +1072,8 @@ interface JobContext {
  * Stage k's graph passing the SE features on as float16 (see converter.ts), what the engine runs first.
  * Passing every map on as float32 instead drops the casts (about 3 % of a tiled job's CPU), yet a
  * 640x480 2x job ran slower that way: CPU user 19.2-19.5 s/MP against 18.7-19.1, wall 4.3-5.5 s
- * against 3.8-4.0, peak 1059-1234 MiB against 817, the doubled maps past the small job's cache RAM
- * (AMD EPYC family 25 with AVX-512, 2 cores, onnxruntime-node 1.31.1, 3 pairs).
+ * against 3.8-4.0, kernel time 1.2-2.6 s against 0.8-1.0, peak 1059-1234 MiB against 817: the maps
+ * take twice the bytes (AMD EPYC family 25 with AVX-512, 2 cores, onnxruntime-node 1.31.1, 3 pairs).
  */
 const halfStage = (k: number): string => `stage-${k}${halfFeatures}`;
 
