@@ -227,11 +227,13 @@ const UNTILED_BYTES_PER_PIXEL: Record<number, number> = { 2: 5632, 3: 11264, 4: 
  * 8 us each on a virtual machine): 3x3 tiles of 216x160 took 370-400k faults
  * and 11.7-12.8 s against 4x3 of 160x160, 180-190k faults and 8.4 s, and 110
  * MiB less (AMD EPYC, AVX-512, 2 cores; `npm run bench:upscale-tiles`).
- * The sides are fitted to the AVX2 server above. Another machine can favour smaller 2x tiles: on
- * a Zen 4 (AMD EPYC family 25 with AVX-512, 2 cores, onnxruntime-node 1.31.1, 5 pairs) 12 tiles of
- * 160 ran a 640x480 2x job in 3.35-3.43 s against 3.67-3.73 in 4, at the same CPU user (17.9-18.5
- * against 18.2-18.5 s/MP), with 0.3-0.4 s of kernel time against 0.8-0.9 (the larger stage arenas'
- * fresh pages), peak 604-611 MiB against 815-821; masked to AVX2, 3.62 against 3.93 s (medians).
+ * The sides are fitted to the AVX2 server above. Another machine can favour smaller 2x tiles in
+ * wall time, for a little more CPU: on a Zen 4 (AMD EPYC family 25 with AVX-512, 2 cores,
+ * onnxruntime-node 1.31.1, 5 pairs each) 12 tiles of 160 ran a 640x480 2x job in 3.35-3.43 s
+ * against 3.67-3.73 in 4 as a process's first job (CPU user 17.9-18.5 against 18.2-18.5 s/MP), and
+ * in 3.62-4.02 s against 3.78-4.32 after a job like it (20.4 against 19.9 s/MP, medians), with
+ * 0.2-0.4 s of kernel time against 0.8-1.0 (the larger stage arenas' fresh pages) and a peak of
+ * 564-612 MiB against 777-824.
  * The budget still decides: a job whose tiles do not fit gets smaller ones.
  */
 const PREFERRED_TILE: Record<number, number> = { 2: 320, 3: 160, 4: 256 };
