@@ -19,8 +19,8 @@ export function featureData(tensor: ort.Tensor): FeatureData {
  * A cached map back as a model input. float16 bits go to the native binding as a Uint16Array:
  * onnxruntime-node's binding (1.30, 1.31.1) reads a Float16Array's byte length as 0 and refuses
  * the input ("not enough space: expected N, got 0", onnxruntime pull request 32323), and an
- * ort.Tensor would hold a Float16Array on Node 24. The binding reads a feed's type, dims, data and location only,
- * and session.run passes feeds through as they are.
+ * ort.Tensor would hold a Float16Array on Node 24. The binding reads a feed's type, dims, data and
+ * location only, and session.run passes feeds through as they are.
  */
 export function featureTensor(data: FeatureData, dims: readonly number[]): ort.Tensor {
   if (data instanceof Float32Array) return new ort.Tensor('float32', data, dims);
