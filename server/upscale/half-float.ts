@@ -1,7 +1,7 @@
 // float16 values as their bits, for the float16 maps the stages pass on: the feature cache's uint8
 // quantisation of them (cache_mode 1; the engine's check that they are in range is half-range.ts). Conversions
-// go through @petamoriken/float16 (Node 22 has no DataView float16 methods); quantising reads
-// millions of values, so decoding is a table.
+// go through @petamoriken/float16 (Node 22 has no DataView float16 methods); quantising and
+// reading a model's weights (ncnn-bin.ts) decode millions of values, so decoding is a table.
 import { getFloat16, setFloat16 } from '@petamoriken/float16';
 
 let table: Float32Array | undefined;
