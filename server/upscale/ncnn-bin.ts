@@ -58,7 +58,8 @@ export class NcnnBinReader {
       this.need(align4(count * 2), 'fp16 weights');
       // Through the table: @petamoriken/float16's getFloat16 per weight grew V8's heap to 144 MiB
       // for a 4x model, which the converting process (the first job's) then kept: converting it
-      // peaked at 267 MiB RSS and took 1.2 s, this way 142 MiB and 0.3 s (AMD EPYC, Node 24).
+      // peaked at 267 MiB RSS and took 1.2 s, this way 142 MiB and 0.3 s (AMD EPYC family 26,
+      // Node 24).
       const halves = halfValues();
       for (let i = 0; i < count; i++) out[i] = halves[this.view.getUint16(this.offset + i * 2, true)]!;
       this.offset += align4(count * 2);

@@ -86,7 +86,7 @@ class Writer {
   /**
    * A nested message: its chunks are taken over, not copied, so the weights are copied once, by
    * `finish`, not once per level of nesting: converting the 2x model's Winograd set peaked at
-   * 258 MiB RSS with those copies, 189 without (AMD EPYC, Node 24).
+   * 258 MiB RSS with those copies, 189 without (AMD EPYC family 26, Node 24).
    */
   message(field: number, build: (w: Writer) => void): void {
     const w = new Writer();
