@@ -5,8 +5,8 @@
 // onnxruntime-node with 2 threads: CPU-user milliseconds per run (median of
 // `rounds`, the variants interleaved, so load drifts hit all alike) and the
 // largest difference from direct, relative to the largest output. The figures
-// behind server/upscale/converter.ts's direct convolutions. WG_IN=separable and
-// WG_OUT=deconv try the other forms of the transforms.
+// behind server/upscale/converter.ts's direct convolutions. WG_IN=conv or separable and
+// WG_OUT=shuffle or deconv try the other forms of the transforms.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { blobAliases, modelGeometry, spatialLengths } from '../server/upscale/nc
 import { paramInt, parseNcnnParam } from '../server/upscale/ncnn-param.js';
 
 import { encodeModel, floatTensor, type OnnxGraph, TensorType } from '../server/upscale/onnx-proto.js';
-import { type WinogradTile, emitWinogradConv } from '../server/upscale/winograd.js';
+import { type WinogradConv, type WinogradTile, emitWinogradConv } from '../server/upscale/winograd.js';
 
 // args: model (up2x-conservative) tile side (192) rounds (7)
 const modelName = process.argv[2] ?? 'up2x-conservative';
@@ -58,7 +58,13 @@ function graph(inC: number, outC: number, m: WinogradTile | 0, w: Float32Array, 
   if (m === 0) {
     g.initializers.push(floatTensor('w', [outC, inC, 3, 3], w), floatTensor('b', [outC], b));
     g.nodes.push({ opType: 'Conv', inputs: ['x', 'w', 'b'], outputs: ['pre'], attrs: { kernel_shape: [3, 3] } });
-  } else emitWinogradConv({ name: 'l', input: 'x', output: 'pre', weight: w, bias: b, inC, outC, m, inputTransform: (process.env.WG_IN ?? 'conv') as 'conv', outputTransform: (process.env.WG_OUT ?? 'shuffle') as 'shuffle' }, g.nodes, g.initializers);
+  } else {
+    const forms = {
+      ...(process.env['WG_IN'] ? { inputTransform: process.env['WG_IN'] as WinogradConv['inputTransform'] } : {}),
+      ...(process.env['WG_OUT'] ? { outputTransform: process.env['WG_OUT'] as WinogradConv['outputTransform'] } : {}),
+    };
+    emitWinogradConv({ name: 'l', input: 'x', output: 'pre', weight: w, bias: b, inC, outC, m, ...forms }, g.nodes, g.initializers);
+  }
   g.nodes.push({ opType: 'LeakyRelu', inputs: ['pre'], outputs: ['y'], attrs: { alpha: { float: 0.1 } } });
   return encodeModel(g);
 }

@@ -27,7 +27,7 @@ import { wideConvolutionPlan, withWinogradLayers } from './winograd.js';
 import type { SeLevel } from '../../shared/upscale/se-level.js';
 
 /** Bump when the emitted graphs change, so cached conversions are rebuilt. */
-export const CONVERTER_VERSION = 20;
+export const CONVERTER_VERSION = 21;
 
 export const OUTPUT_NAME = 'output';
 export const meanInput = (k: number): string => `se_mean_${k}`;
@@ -368,7 +368,9 @@ const DIRECT_ONLY_SCALES: ReadonlySet<number> = new Set([4]);
  * separate passes over α²/m² times the map (a strided Conv, a Transpose,
  * DepthToSpace) that its direct kernel never makes; the separable input
  * transform and a ConvTranspose output transform (WG_IN / WG_OUT) measured no
- * better. Only the widest layers (128<->256) tie at F(4,3), within the noise.
+ * better. Only the widest layers (128<->256) tie at F(4,3), within the noise. (Those were the
+ * transforms before winograd.ts's depthwise input and separable output, which cut the wide layers'
+ * wall time by 8 % on Zen 4 masked to AVX2; full-width AVX-512 has not been measured with them.)
  * Max difference from direct, relative to the largest output: 6e-7 (F(2,3)),
  * 1.2e-5 (F(4,3)), 3.3e-5 (F(6,3)), far inside 1/255.
  */

@@ -7,14 +7,27 @@
 //
 // A valid (unpadded) 3×3 stride-1 convolution of a [1, C, H, W] map is computed
 // on m×m output tiles, each read from an α×α input tile (α = m + 2):
-//   1. input transform  V = Bᵀ d B: the channels are folded into the batch
-//      ([C, 1, H, W], a free Reshape) and one Conv with α² fixed α×α kernels,
-//      stride m, gives [C, α², th, tw]; a Transpose makes it [α², C, T];
+//   1. input transform V = Bᵀ d B: one depthwise Conv (a group per channel, α²
+//      fixed α×α kernels each, stride m) gives [1, C·α², th, tw], the bytes of
+//      [C, α², T]; a Transpose, which onnxruntime folds into the product, makes
+//      it [α², C, T];
 //   2. one batched MatMul against U = G g Gᵀ (the weights transformed once,
 //      at conversion): [α², K, C] × [α², C, T] -> [α², K, T];
-//   3. output transform Y = Aᵀ M A: a MatMul by (Aᵀ ⊗ Aᵀ) gives [m², K, T],
-//      which is already DepthToSpace's DCR layout: [1, m²K, th, tw] -> the
-//      [1, K, th·m, tw·m] map, then a Slice to the real (H-2)×(W-2) size.
+//   3. output transform Y = Aᵀ M A, rows then columns: Aᵀ [m, α] × M [α, α·K·T]
+//      gives Z [m, α, K·T]; each Zᵢᵀ [K·T, α] × A [α, m] gives [m, K, th, tw·m],
+//      where only whole rows of tw·m floats are out of place, so one Transpose
+//      of rows makes the [1, K, th·m, tw·m] map; then a Slice to the real
+//      (H-2)×(W-2) size.
+// Both transforms' arithmetic runs on every core; only the row Transpose (block
+// copies) and the Slice stay on one thread. The forms before them, kept for
+// measuring (scripts/bench-winograd-layers.ts WG_IN / WG_OUT), did worse: the
+// channels folded into the batch for one 1-channel Conv, which onnxruntime runs
+// in its blocked layout and then reorders back, and one MatMul by Aᵀ ⊗ Aᵀ then
+// DepthToSpace, a one-thread shuffle. The six wide layers of up2x-conservative,
+// each alone at its size in a 256 px tile, summed wall ms (median of 15; AMD
+// EPYC family 25 model 17 masked to AVX2, 2 cores): direct 430, the old forms
+// 393, these 362 (the depthwise input alone 370, the separable output alone
+// 368). A whole 2 MP 2x job took 0.88-0.93 of the old forms' wall time.
 // The transform's Conv pads m-1 zero rows/columns at the bottom/right, so the
 // tiles cover any size without shape arithmetic; only the final Slice reads the
 // input's shape. Multiplications per output pixel and output channel: 9C direct,
@@ -144,10 +157,13 @@ export interface WinogradConv {
   inC: number;
   outC: number;
   m: WinogradTile;
-  /** one α×α Conv (default) or two separable ones */
-  inputTransform?: 'conv' | 'separable';
-  /** MatMul + DepthToSpace (default) or Transpose + ConvTranspose */
-  outputTransform?: 'shuffle' | 'deconv';
+  /**
+   * a depthwise α×α Conv (default); one α×α Conv over the channels as a batch; or that as two
+   * separable Convs
+   */
+  inputTransform?: 'depthwise' | 'conv' | 'separable';
+  /** rows, then columns into place (default); MatMul + DepthToSpace; or Transpose + ConvTranspose */
+  outputTransform?: 'separable' | 'shuffle' | 'deconv';
 }
 
 /**
@@ -166,9 +182,28 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
       for (let u = 0; u < alpha; u++)
         for (let v = 0; v < alpha; v++)
           bin[((a * alpha + b) * alpha + u) * alpha + v] = bt[a * alpha + u]! * bt[b * alpha + v]!;
+  const inputTransform = c.inputTransform ?? 'depthwise';
+  if (inputTransform === 'depthwise') {
+    // one group per channel, α² outputs each: [1, C·α², th, tw], the same bytes as [C, α², th, tw].
+    // The kernels are the same for every group: a Tile of one set, which onnxruntime folds into a
+    // constant when it opens the session, so the file holds them once.
+    inits.push(floatTensor(`${name}_wg_bt`, [a2, 1, alpha, alpha], bin));
+    inits.push(int64Tensor(`${name}_wg_btn`, [inC, 1, 1, 1]));
+    nodes.push({ opType: 'Tile', inputs: [`${name}_wg_bt`, `${name}_wg_btn`], outputs: [`${name}_wg_btg`] });
+    nodes.push({
+      opType: 'Conv',
+      name: `${name}_wg_in`,
+      inputs: [c.input, `${name}_wg_btg`],
+      outputs: [`${name}_wg_v4`],
+      attrs: { kernel_shape: [alpha, alpha], strides: [m, m], pads: [0, 0, m - 1, m - 1], group: inC },
+    });
+  } else {
   inits.push(int64Tensor(`${name}_wg_cb`, [-1, 1, 0, 0]));
   nodes.push({ opType: 'Reshape', inputs: [c.input, `${name}_wg_cb`], outputs: [`${name}_wg_x`] });
-  if ((c.inputTransform ?? 'conv') === 'conv') {
+  }
+  if (inputTransform === 'depthwise') {
+    // emitted above
+  } else if (inputTransform === 'conv') {
     inits.push(floatTensor(`${name}_wg_bt`, [a2, 1, alpha, alpha], bin));
     nodes.push({
       opType: 'Conv',
@@ -237,7 +272,8 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
         for (let b = 0; b < alpha; b++)
           aout[(i * m + j) * a2 + a * alpha + b] = at[i * alpha + a]! * at[j * alpha + b]!;
   nodes.push({ opType: 'Shape', inputs: [`${name}_wg_v4`], outputs: [`${name}_wg_vshape`], attrs: { start: 2 } });
-  if ((c.outputTransform ?? 'shuffle') === 'shuffle') {
+  const outputTransform = c.outputTransform ?? 'separable';
+  if (outputTransform === 'shuffle') {
     // (Aᵀ ⊗ Aᵀ) [m², α²] × M [α², K·T] = [m², K, T]: DepthToSpace's DCR layout
     inits.push(floatTensor(`${name}_wg_at`, [m * m, a2], aout));
     inits.push(int64Tensor(`${name}_wg_ms`, [a2, -1]));
@@ -262,6 +298,33 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
       outputs: [`${name}_wg_yt`],
       attrs: { blocksize: m, mode: 'DCR' },
     });
+  } else if (outputTransform === 'separable') {
+    // rows first: Aᵀ [m, α] × M [α, α·K·T] = Z [i, b, K·T]; then columns with j innermost:
+    // Zᵢᵀ [K·T, α] × A [α, m] = [i, K, th, tw·m], so only whole rows of tw·m floats move after.
+    const atRows = new Float32Array(m * alpha);
+    for (let q = 0; q < m * alpha; q++) atRows[q] = at[q]!;
+    const aCols = new Float32Array(alpha * m);
+    for (let i = 0; i < m; i++) for (let a = 0; a < alpha; a++) aCols[a * m + i] = at[i * alpha + a]!;
+    inits.push(floatTensor(`${name}_wg_atr`, [m, alpha], atRows));
+    inits.push(floatTensor(`${name}_wg_ac`, [alpha, m], aCols));
+    inits.push(int64Tensor(`${name}_wg_ms`, [alpha, -1]));
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_m`, `${name}_wg_ms`], outputs: [`${name}_wg_m2`] });
+    nodes.push({ opType: 'MatMul', name: `${name}_wg_out`, inputs: [`${name}_wg_atr`, `${name}_wg_m2`], outputs: [`${name}_wg_z`] });
+    inits.push(int64Tensor(`${name}_wg_zs`, [m, alpha, -1]));
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_z`, `${name}_wg_zs`], outputs: [`${name}_wg_z3`] });
+    nodes.push({ opType: 'Transpose', inputs: [`${name}_wg_z3`], outputs: [`${name}_wg_zt`], attrs: { perm: [0, 2, 1] } });
+    nodes.push({ opType: 'MatMul', name: `${name}_wg_outc`, inputs: [`${name}_wg_zt`, `${name}_wg_ac`], outputs: [`${name}_wg_y3`] });
+    // [i, K, th, tw·m] -> [K, th, i, tw·m] = [1, K, th·m, tw·m]
+    inits.push(int64Tensor(`${name}_wg_s0`, [0]), int64Tensor(`${name}_wg_s1`, [1]));
+    nodes.push({ opType: 'Slice', inputs: [`${name}_wg_vshape`, `${name}_wg_s0`, `${name}_wg_s1`], outputs: [`${name}_wg_th`] });
+    inits.push(int64Tensor(`${name}_wg_y4a`, [m, outC]), int64Tensor(`${name}_wg_y4b`, [-1]));
+    nodes.push({ opType: 'Concat', inputs: [`${name}_wg_y4a`, `${name}_wg_th`, `${name}_wg_y4b`], outputs: [`${name}_wg_y4s`], attrs: { axis: 0 } });
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_y3`, `${name}_wg_y4s`], outputs: [`${name}_wg_y4`] });
+    nodes.push({ opType: 'Transpose', inputs: [`${name}_wg_y4`], outputs: [`${name}_wg_y4t`], attrs: { perm: [1, 2, 0, 3] } });
+    inits.push(int64Tensor(`${name}_wg_mm2`, [m, m]), int64Tensor(`${name}_wg_y1a`, [1, outC]));
+    nodes.push({ opType: 'Mul', inputs: [`${name}_wg_vshape`, `${name}_wg_mm2`], outputs: [`${name}_wg_hw`] });
+    nodes.push({ opType: 'Concat', inputs: [`${name}_wg_y1a`, `${name}_wg_hw`], outputs: [`${name}_wg_y1s`], attrs: { axis: 0 } });
+    nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_y4t`, `${name}_wg_y1s`], outputs: [`${name}_wg_yt`] });
   } else {
     // [K, α², th, tw] (K as the batch) through a ConvTranspose with kernel = stride = m
     nodes.push({

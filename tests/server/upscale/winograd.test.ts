@@ -15,6 +15,7 @@ import { paramInt, parseNcnnParam } from '../../../server/upscale/ncnn-param.js'
 import { type OnnxGraph, TensorType, encodeModel, floatTensor } from '../../../server/upscale/onnx-proto.js';
 import {
   WINOGRAD_TILES,
+  type WinogradConv,
   type WinogradTile,
   emitWinogradConv,
   wideConvolutionPlan,
@@ -40,6 +41,7 @@ async function runLayer(
   w: Float32Array,
   b: Float32Array | undefined,
   x: ort.Tensor,
+  forms: Pick<WinogradConv, 'inputTransform' | 'outputTransform'> = {},
 ): Promise<ort.Tensor> {
   const g: OnnxGraph = {
     name: 'layer',
@@ -53,7 +55,7 @@ async function runLayer(
     if (b) g.initializers.push(floatTensor('b', [outC], b));
     g.nodes.push({ opType: 'Conv', inputs: b ? ['x', 'w', 'b'] : ['x', 'w'], outputs: ['y'], attrs: { kernel_shape: [3, 3] } });
   } else {
-    const c = { name: 'l', input: 'x', output: 'y', weight: w, inC, outC, m };
+    const c = { name: 'l', input: 'x', output: 'y', weight: w, inC, outC, m, ...forms };
     emitWinogradConv(b ? { ...c, bias: b } : c, g.nodes, g.initializers);
   }
   const s = await ort.InferenceSession.create(encodeModel(g), { graphOptimizationLevel: 'all' });
@@ -105,6 +107,39 @@ describe('Winograd convolution layers against direct convolution', () => {
       top = Math.max(top, Math.abs(a[i]!));
     }
     expect(err / top).toBeLessThan(m === 6 ? 1e-4 : 3e-5);
+  });
+});
+
+describe('the other forms of the transforms, kept for measuring', () => {
+  const forms: Array<[NonNullable<WinogradConv['inputTransform']>, NonNullable<WinogradConv['outputTransform']>]> = [];
+  for (const i of ['depthwise', 'conv', 'separable'] as const)
+    for (const o of ['separable', 'shuffle', 'deconv'] as const) forms.push([i, o]);
+  it.each(forms)('input %s, output %s: F(4, 3) 16->12 channels on 13x19 matches direct', async (inputTransform, outputTransform) => {
+    const [inC, outC, h, w] = [16, 12, 13, 19];
+    const wt = rand(outC * inC * 9, 77, 2 / Math.sqrt(inC * 9));
+    const b = rand(outC, 6, 0.2);
+    const x = new ort.Tensor('float32', rand(inC * h * w, 15, 2), [1, inC, h, w]);
+    const a = (await runLayer(inC, outC, 0, wt, b, x)).data as Float32Array;
+    const wino = await runLayer(inC, outC, 4, wt, b, x, { inputTransform, outputTransform });
+    expect(wino.dims).toEqual([1, outC, h - 2, w - 2]);
+    const c = wino.data as Float32Array;
+    let err = 0;
+    let top = 0;
+    for (let i = 0; i < a.length; i++) {
+      err = Math.max(err, Math.abs(a[i]! - c[i]!));
+      top = Math.max(top, Math.abs(a[i]!));
+    }
+    expect(err / top).toBeLessThan(3e-5);
+  });
+
+  it('emits the depthwise input and the separable output by default, with one set of input kernels', () => {
+    const nodes: Parameters<typeof emitWinogradConv>[1] = [];
+    const inits: Parameters<typeof emitWinogradConv>[2] = [];
+    emitWinogradConv({ name: 'l', input: 'x', output: 'y', weight: rand(8 * 16 * 9, 1, 0.1), inC: 16, outC: 8, m: 4 }, nodes, inits);
+    const inConv = nodes.find((n) => n.name === 'l_wg_in')!;
+    expect(inConv.attrs?.['group']).toBe(16);
+    expect(nodes.map((n) => n.opType)).not.toContain('DepthToSpace');
+    expect(inits.find((t) => t.name === 'l_wg_bt')!.dims).toEqual([36, 1, 6, 6]);
   });
 });
 
