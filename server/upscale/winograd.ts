@@ -28,6 +28,9 @@
 // EPYC family 25 model 17 masked to AVX2, 2 cores): direct 430, the old forms
 // 393, these 362 (the depthwise input alone 370, the separable output alone
 // 368). A whole 2 MP 2x job took 0.88-0.93 of the old forms' wall time.
+// Measured there and not kept: the depthwise input as two separable depthwise
+// Convs (a third of the multiplications, the same time: it is bound by memory,
+// not arithmetic), and F(6,3) on the wide layers (328 ms against 329 for F(4,3)).
 // The transform's Conv pads m-1 zero rows/columns at the bottom/right, so the
 // tiles cover any size without shape arithmetic; only the final Slice reads the
 // input's shape. Multiplications per output pixel and output channel: 9C direct,
