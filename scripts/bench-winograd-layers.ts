@@ -59,11 +59,11 @@ function graph(inC: number, outC: number, m: WinogradTile | 0, w: Float32Array, 
     g.initializers.push(floatTensor('w', [outC, inC, 3, 3], w), floatTensor('b', [outC], b));
     g.nodes.push({ opType: 'Conv', inputs: ['x', 'w', 'b'], outputs: ['pre'], attrs: { kernel_shape: [3, 3] } });
   } else {
-    const forms = {
-      ...(process.env['WG_IN'] ? { inputTransform: process.env['WG_IN'] as WinogradConv['inputTransform'] } : {}),
-      ...(process.env['WG_OUT'] ? { outputTransform: process.env['WG_OUT'] as WinogradConv['outputTransform'] } : {}),
-    };
-    emitWinogradConv({ name: 'l', input: 'x', output: 'pre', weight: w, bias: b, inC, outC, m, ...forms }, g.nodes, g.initializers);
+    const wgIn = process.env['WG_IN'] as WinogradConv['inputTransform'];
+    const wgOut = process.env['WG_OUT'] as WinogradConv['outputTransform'];
+    const forms = { ...(wgIn ? { inputTransform: wgIn } : {}), ...(wgOut ? { outputTransform: wgOut } : {}) };
+    const conv = { name: 'l', input: 'x', output: 'pre', weight: w, bias: b, inC, outC, m, ...forms };
+    emitWinogradConv(conv, g.nodes, g.initializers);
   }
   g.nodes.push({ opType: 'LeakyRelu', inputs: ['pre'], outputs: ['y'], attrs: { alpha: { float: 0.1 } } });
   return encodeModel(g);

@@ -178,7 +178,7 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
   const { name, m, inC, outC } = c;
   const { alpha, at, g, bt } = winogradMatrices(m);
   const a2 = alpha * alpha;
-  // 1. input transform as a 1-channel Conv over the channels-as-batch map
+  // 1. input transform: α² fixed α×α kernels
   const bin = new Float32Array(a2 * alpha * alpha);
   for (let a = 0; a < alpha; a++)
     for (let b = 0; b < alpha; b++)
@@ -186,13 +186,22 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
         for (let v = 0; v < alpha; v++)
           bin[((a * alpha + b) * alpha + u) * alpha + v] = bt[a * alpha + u]! * bt[b * alpha + v]!;
   const inputTransform = c.inputTransform ?? 'depthwise';
+  // the other forms fold the channels into the batch: [C, 1, H, W], a free Reshape
+  if (inputTransform !== 'depthwise') {
+    inits.push(int64Tensor(`${name}_wg_cb`, [-1, 1, 0, 0]));
+    nodes.push({ opType: 'Reshape', inputs: [c.input, `${name}_wg_cb`], outputs: [`${name}_wg_x`] });
+  }
   if (inputTransform === 'depthwise') {
     // one group per channel, α² outputs each: [1, C·α², th, tw], the same bytes as [C, α², th, tw].
     // The kernels are the same for every group: a Tile of one set, which onnxruntime folds into a
     // constant when it opens the session, so the file holds them once.
     inits.push(floatTensor(`${name}_wg_bt`, [a2, 1, alpha, alpha], bin));
     inits.push(int64Tensor(`${name}_wg_btn`, [inC, 1, 1, 1]));
-    nodes.push({ opType: 'Tile', inputs: [`${name}_wg_bt`, `${name}_wg_btn`], outputs: [`${name}_wg_btg`] });
+    nodes.push({
+      opType: 'Tile',
+      inputs: [`${name}_wg_bt`, `${name}_wg_btn`],
+      outputs: [`${name}_wg_btg`],
+    });
     nodes.push({
       opType: 'Conv',
       name: `${name}_wg_in`,
@@ -200,12 +209,6 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
       outputs: [`${name}_wg_v4`],
       attrs: { kernel_shape: [alpha, alpha], strides: [m, m], pads: [0, 0, m - 1, m - 1], group: inC },
     });
-  } else {
-  inits.push(int64Tensor(`${name}_wg_cb`, [-1, 1, 0, 0]));
-  nodes.push({ opType: 'Reshape', inputs: [c.input, `${name}_wg_cb`], outputs: [`${name}_wg_x`] });
-  }
-  if (inputTransform === 'depthwise') {
-    // emitted above
   } else if (inputTransform === 'conv') {
     inits.push(floatTensor(`${name}_wg_bt`, [a2, 1, alpha, alpha], bin));
     nodes.push({
@@ -312,21 +315,56 @@ export function emitWinogradConv(c: WinogradConv, nodes: OnnxNode[], inits: Onnx
     inits.push(floatTensor(`${name}_wg_ac`, [alpha, m], aCols));
     inits.push(int64Tensor(`${name}_wg_ms`, [alpha, -1]));
     nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_m`, `${name}_wg_ms`], outputs: [`${name}_wg_m2`] });
-    nodes.push({ opType: 'MatMul', name: `${name}_wg_out`, inputs: [`${name}_wg_atr`, `${name}_wg_m2`], outputs: [`${name}_wg_z`] });
+    nodes.push({
+      opType: 'MatMul',
+      name: `${name}_wg_out`,
+      inputs: [`${name}_wg_atr`, `${name}_wg_m2`],
+      outputs: [`${name}_wg_z`],
+    });
     inits.push(int64Tensor(`${name}_wg_zs`, [m, alpha, -1]));
     nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_z`, `${name}_wg_zs`], outputs: [`${name}_wg_z3`] });
-    nodes.push({ opType: 'Transpose', inputs: [`${name}_wg_z3`], outputs: [`${name}_wg_zt`], attrs: { perm: [0, 2, 1] } });
-    nodes.push({ opType: 'MatMul', name: `${name}_wg_outc`, inputs: [`${name}_wg_zt`, `${name}_wg_ac`], outputs: [`${name}_wg_y3`] });
+    // onnxruntime folds this Transpose into the MatMul after it (transA)
+    nodes.push({
+      opType: 'Transpose',
+      inputs: [`${name}_wg_z3`],
+      outputs: [`${name}_wg_zt`],
+      attrs: { perm: [0, 2, 1] },
+    });
+    nodes.push({
+      opType: 'MatMul',
+      name: `${name}_wg_outc`,
+      inputs: [`${name}_wg_zt`, `${name}_wg_ac`],
+      outputs: [`${name}_wg_y3`],
+    });
     // [i, K, th, tw·m] -> [K, th, i, tw·m] = [1, K, th·m, tw·m]
     inits.push(int64Tensor(`${name}_wg_s0`, [0]), int64Tensor(`${name}_wg_s1`, [1]));
-    nodes.push({ opType: 'Slice', inputs: [`${name}_wg_vshape`, `${name}_wg_s0`, `${name}_wg_s1`], outputs: [`${name}_wg_th`] });
+    nodes.push({
+      opType: 'Slice',
+      inputs: [`${name}_wg_vshape`, `${name}_wg_s0`, `${name}_wg_s1`],
+      outputs: [`${name}_wg_th`],
+    });
     inits.push(int64Tensor(`${name}_wg_y4a`, [m, outC]), int64Tensor(`${name}_wg_y4b`, [-1]));
-    nodes.push({ opType: 'Concat', inputs: [`${name}_wg_y4a`, `${name}_wg_th`, `${name}_wg_y4b`], outputs: [`${name}_wg_y4s`], attrs: { axis: 0 } });
+    nodes.push({
+      opType: 'Concat',
+      inputs: [`${name}_wg_y4a`, `${name}_wg_th`, `${name}_wg_y4b`],
+      outputs: [`${name}_wg_y4s`],
+      attrs: { axis: 0 },
+    });
     nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_y3`, `${name}_wg_y4s`], outputs: [`${name}_wg_y4`] });
-    nodes.push({ opType: 'Transpose', inputs: [`${name}_wg_y4`], outputs: [`${name}_wg_y4t`], attrs: { perm: [1, 2, 0, 3] } });
+    nodes.push({
+      opType: 'Transpose',
+      inputs: [`${name}_wg_y4`],
+      outputs: [`${name}_wg_y4t`],
+      attrs: { perm: [1, 2, 0, 3] },
+    });
     inits.push(int64Tensor(`${name}_wg_mm2`, [m, m]), int64Tensor(`${name}_wg_y1a`, [1, outC]));
     nodes.push({ opType: 'Mul', inputs: [`${name}_wg_vshape`, `${name}_wg_mm2`], outputs: [`${name}_wg_hw`] });
-    nodes.push({ opType: 'Concat', inputs: [`${name}_wg_y1a`, `${name}_wg_hw`], outputs: [`${name}_wg_y1s`], attrs: { axis: 0 } });
+    nodes.push({
+      opType: 'Concat',
+      inputs: [`${name}_wg_y1a`, `${name}_wg_hw`],
+      outputs: [`${name}_wg_y1s`],
+      attrs: { axis: 0 },
+    });
     nodes.push({ opType: 'Reshape', inputs: [`${name}_wg_y4t`, `${name}_wg_y1s`], outputs: [`${name}_wg_yt`] });
   } else {
     // [K, α², th, tw] (K as the batch) through a ConvTranspose with kernel = stride = m

@@ -111,16 +111,17 @@ describe('Winograd convolution layers against direct convolution', () => {
 });
 
 describe('the other forms of the transforms, kept for measuring', () => {
-  const forms: Array<[NonNullable<WinogradConv['inputTransform']>, NonNullable<WinogradConv['outputTransform']>]> = [];
+  type Forms = [NonNullable<WinogradConv['inputTransform']>, NonNullable<WinogradConv['outputTransform']>];
+  const forms: Forms[] = [];
   for (const i of ['depthwise', 'conv', 'separable'] as const)
     for (const o of ['separable', 'shuffle', 'deconv'] as const) forms.push([i, o]);
-  it.each(forms)('input %s, output %s: F(4, 3) 16->12 channels on 13x19 matches direct', async (inputTransform, outputTransform) => {
+  it.each(forms)('input %s, output %s: F(4, 3) 16->12 on 13x19 matches direct', async (inForm, outForm) => {
     const [inC, outC, h, w] = [16, 12, 13, 19];
     const wt = rand(outC * inC * 9, 77, 2 / Math.sqrt(inC * 9));
     const b = rand(outC, 6, 0.2);
     const x = new ort.Tensor('float32', rand(inC * h * w, 15, 2), [1, inC, h, w]);
     const a = (await runLayer(inC, outC, 0, wt, b, x)).data as Float32Array;
-    const wino = await runLayer(inC, outC, 4, wt, b, x, { inputTransform, outputTransform });
+    const wino = await runLayer(inC, outC, 4, wt, b, x, { inputTransform: inForm, outputTransform: outForm });
     expect(wino.dims).toEqual([1, outC, h - 2, w - 2]);
     const c = wino.data as Float32Array;
     let err = 0;
@@ -135,7 +136,8 @@ describe('the other forms of the transforms, kept for measuring', () => {
   it('emits the depthwise input and the separable output by default, with one set of input kernels', () => {
     const nodes: Parameters<typeof emitWinogradConv>[1] = [];
     const inits: Parameters<typeof emitWinogradConv>[2] = [];
-    emitWinogradConv({ name: 'l', input: 'x', output: 'y', weight: rand(8 * 16 * 9, 1, 0.1), inC: 16, outC: 8, m: 4 }, nodes, inits);
+    const weight = rand(8 * 16 * 9, 1, 0.1);
+    emitWinogradConv({ name: 'l', input: 'x', output: 'y', weight, inC: 16, outC: 8, m: 4 }, nodes, inits);
     const inConv = nodes.find((n) => n.name === 'l_wg_in')!;
     expect(inConv.attrs?.['group']).toBe(16);
     expect(nodes.map((n) => n.opType)).not.toContain('DepthToSpace');
