@@ -370,9 +370,13 @@ const DIRECT_ONLY_SCALES: ReadonlySet<number> = new Set([4]);
  * separate passes over α²/m² times the map (a strided Conv, a Transpose,
  * DepthToSpace) that its direct kernel never makes; the separable input
  * transform and a ConvTranspose output transform (WG_IN / WG_OUT) measured no
- * better. Only the widest layers (128<->256) tie at F(4,3), within the noise. (Those were the
+ * better. Only the widest layers (128<->256) tie at F(4,3), within the noise. Those were the
  * transforms before winograd.ts's depthwise input and separable output, which cut the wide layers'
- * wall time by 8 % on Zen 4 masked to AVX2; full-width AVX-512 has not been measured with them.)
+ * wall time by 8 % on Zen 4 masked to AVX2. With them, full-width AVX-512 still runs a whole job
+ * fastest direct: a 2 MP 2x job took 18.7-19.7 s of wall time direct, 20.5-20.8 with every wide
+ * layer as Winograd, and 19.4-20.4 with only the 128<->256 ones, the two layers that won alone
+ * (Intel Xeon family 6 with AVX-512, 2 cores, 4 interleaved rounds; winograd.ts's
+ * wideConvolutionPlan has the per-layer figures).
  * Max difference from direct, relative to the largest output: 6e-7 (F(2,3)),
  * 1.2e-5 (F(4,3)), 3.3e-5 (F(6,3)), far inside 1/255.
  */

@@ -29,7 +29,8 @@ export function runsAvx2Kernels(
  * one a process, 5 rounds interleaved: CPU user 18.55 s/MP with the Winograd layers against 19.68
  * direct, wall 21.7 s against 22.1 (AMD EPYC family 25 model 17, 2 cores, AVX-512 unmasked). Zen 5
  * (family 26) and Intel's AVX-512 cores run it at full width, and there the direct kernels were
- * twice as fast per layer and the Winograd ones lost (winograd.ts's wideConvolutionPlan).
+ * twice as fast per layer and the Winograd ones lost (winograd.ts's wideConvolutionPlan), in a
+ * whole job too with the newer transforms (converter.ts, an Intel Xeon).
  */
 export function winogradPays(
   cpuinfo: string | undefined,

@@ -498,7 +498,10 @@ const WIDE_CHANNELS = 128;
  * 128->64 69 / 56 and 147 / 130, 128->256 154 / 90, 256->128 142 / 87; the narrower layers lost
  * (64->64 about even, 32->64 70 / 86, 64->3 99 / 126). With full-width AVX-512 onnxruntime's
  * direct kernels are twice as fast and F(4,3) lost or tied on all of these but 256->128 (101 / 80):
- * 64->128 38 / 69, 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). Zen 4 runs AVX-512
+ * 64->128 38 / 69, 128->64 37 / 56, 128->256 83 / 80 (the same machine unmasked). With the
+ * depthwise input and separable output transforms, on an Intel Xeon (family 6, AVX-512, 2 cores,
+ * 15 rounds): 64->128 57 / 69 and 111 / 139, 128->64 49 / 71 and 120 / 145, 128->256 116 / 104,
+ * 256->128 114 / 90; a whole job still ran fastest direct (converter.ts). Zen 4 runs AVX-512
  * on 256-bit halves, and there the whole up2x-conservative graph at 256 px took 0.96 of direct's
  * CPU user with this plan, unmasked or masked to AVX2 (AMD EPYC family 25 model 17, 9-11 rounds).
  * Narrower plans did better in that whole graph (128<->256 alone 0.93-0.95) but not in a 2 MP job
