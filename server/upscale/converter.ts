@@ -329,9 +329,11 @@ export function variantSpecs(graph: NcnnGraph, se: SeBlock[]): VariantSpec[] {
  * wide layers as Winograd (CPU user 9.1-10.1 s against 8.2-10.4, 3 jobs each of 2 processes) and
  * peaked 60-80 MiB higher (862-917 MiB against 795-850), where the 1 GiB budget is what sizes 4x
  * tiles. At 2x and 3x they pay, for 40-100 MiB more, well inside it: a 640x480 3x job took 10.9-12.0
- * s of CPU user against 11.6-12.5 (AMD EPYC family 26 masked to AVX2, 2 cores). With winograd.ts's
- * depthwise input and separable output transforms the 4x answer held: 5.31-5.87 s against 5.39-6.56
- * of wall time, and 887-910 MiB against 811-827 (AMD EPYC family 25 model 17 masked, 4 pairs).
+ * s of CPU user against 11.6-12.5 (AMD EPYC family 26 masked to AVX2, 2 cores), and a median 13.6 s
+ * against 14.6, 8.1 s of wall time against 8.4 (Intel Xeon family 6 masked to AVX2, 6 rounds). With
+ * winograd.ts's depthwise input and separable output transforms the 4x answer held: 5.31-5.87 s
+ * against 5.39-6.56 of wall time, and 887-910 MiB against 811-827 (AMD EPYC family 25 model 17
+ * masked, 4 pairs).
  */
 const DIRECT_ONLY_SCALES: ReadonlySet<number> = new Set([4]);
 
