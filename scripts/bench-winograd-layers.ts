@@ -47,6 +47,26 @@ function rand(n: number, seed: number, scale: number): Float32Array {
   return a;
 }
 
+/**
+ * A transform form named in the environment, or undefined when unset. The emitter takes any other
+ * name as its last form, so a misspelt one would be measured, and labelled, as a different form.
+ */
+function formFromEnv<T extends string>(name: string, forms: readonly T[]): T | undefined {
+  const value = process.env[name];
+  if (!value) return undefined;
+  if (!(forms as readonly string[]).includes(value)) {
+    console.error(`${name}=${value}: expected one of ${forms.join(', ')}`);
+    process.exit(2);
+  }
+  return value as T;
+}
+
+type InForm = NonNullable<WinogradConv['inputTransform']>;
+type OutForm = NonNullable<WinogradConv['outputTransform']>;
+const wgIn = formFromEnv<InForm>('WG_IN', ['depthwise', 'conv', 'separable']);
+const wgOut = formFromEnv<OutForm>('WG_OUT', ['separable', 'shuffle', 'deconv']);
+const forms = { ...(wgIn ? { inputTransform: wgIn } : {}), ...(wgOut ? { outputTransform: wgOut } : {}) };
+
 function graph(inC: number, outC: number, m: WinogradTile | 0, w: Float32Array, b: Float32Array): Uint8Array {
   const g: OnnxGraph = {
     name: 'layer',
@@ -59,9 +79,6 @@ function graph(inC: number, outC: number, m: WinogradTile | 0, w: Float32Array, 
     g.initializers.push(floatTensor('w', [outC, inC, 3, 3], w), floatTensor('b', [outC], b));
     g.nodes.push({ opType: 'Conv', inputs: ['x', 'w', 'b'], outputs: ['pre'], attrs: { kernel_shape: [3, 3] } });
   } else {
-    const wgIn = process.env['WG_IN'] as WinogradConv['inputTransform'];
-    const wgOut = process.env['WG_OUT'] as WinogradConv['outputTransform'];
-    const forms = { ...(wgIn ? { inputTransform: wgIn } : {}), ...(wgOut ? { outputTransform: wgOut } : {}) };
     const conv = { name: 'l', input: 'x', output: 'pre', weight: w, bias: b, inC, outC, m, ...forms };
     emitWinogradConv(conv, g.nodes, g.initializers);
   }
