@@ -263,13 +263,16 @@ test('resumable uploads through cuts every 2 s, random cuts, a reload and an out
   proxy.cutUploadsEvery(0);
   await proxy.outage(45_000);
   proxy.cutUploadsAtRandomBytes(700_000);
+  const outageEnd = Date.now();
   await expect(cards(page, 'completed'))
     .toHaveCount(COUNT, { timeout: 90_000 })
     .catch(async (error: unknown) => {
       const states = await page.getByTestId('result-card').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')}: ${e.textContent}`));
       console.log(`fault suite: resumable uploads: cards at the end:\n${states.join('\n')}`);
+      console.log(`unfinished queue items: ${JSON.stringify(await unfinishedItems(page))}`);
       throw error;
     });
+  const afterOutage = (Date.now() - outageEnd) / 1000;
   proxy.cutUploadsAtRandomBytes(0);
   await expect(cards(page, 'failed')).toHaveCount(0);
   expect(runsOnServer() - runsBefore).toBe(COUNT);
@@ -282,7 +285,8 @@ test('resumable uploads through cuts every 2 s, random cuts, a reload and an out
   const c = proxy.counts;
   console.log(
     `fault suite: resumable uploads: ${((Date.now() - started) / 1000).toFixed(1)} s for ${COUNT} files of ${(bytes / COUNT / 1e6).toFixed(1)} MB; ` +
-      `${c.uploads} upload requests, ${c.uploadsCut} cut on the wire, ${c.largeBodiesCut} refused in the outage; ` +
+      `${c.uploads} upload requests, ${c.uploadsCut} cut on the wire, ` +
+      `${c.largeBodiesCut} refused in the outage, done ${afterOutage.toFixed(1)} s after it; ` +
       `${(c.uploadBytesIn / bytes).toFixed(2)} bytes sent per byte stored`,
   );
 });

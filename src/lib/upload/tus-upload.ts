@@ -3,8 +3,10 @@
 // or on abort. tus-js-client's own retries are off (retryDelays: null): the caller waits out the
 // product's one retry policy (lib/retry) and calls again with the kept URL, which resumes from the
 // server's offset. tus-js-client's localStorage URL store is off too: a worker has no localStorage,
-// so the caller keeps the URL with its own work (the upscale queue's items in IndexedDB).
-// Runs in a worker, on a page and in Node (the benchmark passes a Buffer there).
+// so the caller keeps the URL with its own work (the upscale queue's items in IndexedDB). An
+// attempt cut after its bytes left asks the server's offset before it ends, so the caller knows
+// whether it moved the upload on. Runs in a worker, on a page and in Node (the benchmark passes a
+// Buffer there).
 import { Upload, type DetailedError } from 'tus-js-client';
 import { parseRetryAfterSeconds } from '../api/retry-after.js';
 
@@ -21,6 +23,9 @@ export const TUS_CHUNK_SIZE = 1024 * 1024;
  * on a slow link keeps moving, so it is never cut by this.
  */
 export const TUS_STALL_MS = 30_000;
+
+/** The longest an attempt cut on the wire waits to learn the server's offset (`serverOffset`). */
+export const TUS_OFFSET_CHECK_MS = 5_000;
 
 export interface TusAttempt {
   /** The tus endpoint (config.json `uploads.tus`, made absolute). */
@@ -77,6 +82,36 @@ export function tusFailure(error: Error): Exclude<TusOutcome, { kind: 'done' } |
   return { kind: 'http-error', status, code, message, retryAfterMs: retryAfter > 0 ? retryAfter * 1000 : undefined };
 }
 
+/**
+ * The server's offset for an upload (the tus HEAD), or undefined when it cannot be learnt in time.
+ * tus-js-client asks this only when it resumes, so an attempt cut mid-PATCH does not know how many
+ * of its bytes the server kept.
+ */
+async function serverOffset(
+  url: string,
+  token: string | null,
+  signal: AbortSignal,
+): Promise<number | undefined> {
+  // A plain controller and timer, not AbortSignal.any: older tablet browsers lack it.
+  const ask = new AbortController();
+  const stop = () => ask.abort();
+  const timer = setTimeout(stop, TUS_OFFSET_CHECK_MS);
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const headers: Record<string, string> = { 'Tus-Resumable': '1.0.0' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    // No cache option: tus servers send Cache-Control: no-store on a HEAD (the protocol says so).
+    const response = await fetch(url, { method: 'HEAD', headers, signal: ask.signal });
+    const offset = Number(response.headers.get('Upload-Offset') ?? NaN);
+    return response.ok && Number.isFinite(offset) ? offset : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 /** Runs one attempt; never throws. */
 export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
   return new Promise<TusOutcome>((resolve) => {
@@ -90,14 +125,46 @@ export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
       attempt.signal.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
+    /** The most the server is known to hold, and the most this attempt put on the wire. */
+    let accepted = 0;
+    let sent = 0;
+    const onAccepted = (bytes: number) => {
+      accepted = Math.max(accepted, bytes);
+      attempt.onAccepted?.(bytes, attempt.size);
+    };
+    /**
+     * A cut after bytes left the device: the server keeps what reached it, so ask it how much
+     * (`serverOffset`). The caller then sees the attempt moved the upload on, and waits the shortest
+     * delay instead of a failing streak's: after an outage, an attempt that gets a few hundred KB
+     * through before a cut is progress, not a reason to wait a minute. In the outage itself the
+     * same question answers "nothing new", and the streak grows as it should. A 409 asks too: the
+     * browser resends a PATCH whose reused connection was reset, at the offset the cut one began
+     * with, and the server, which kept the cut one's bytes, refuses that offset.
+     */
+    let ending = false;
+    const failed = async (outcome: TusOutcome) => {
+      if (ending) return;
+      ending = true;
+      clearTimeout(stall);
+      const cut = outcome.kind === 'network' && sent > accepted;
+      const offsetRefused = outcome.kind === 'http-error' && outcome.status === 409;
+      if ((cut || offsetRefused) && upload.url && !attempt.signal.aborted) {
+        const offset = await serverOffset(upload.url, attempt.token(), attempt.signal);
+        if (!settled && offset !== undefined && offset > accepted) onAccepted(offset);
+      }
+      finish(attempt.signal.aborted ? { kind: 'aborted' } : outcome);
+    };
     const stallMs = attempt.stallMs ?? TUS_STALL_MS;
     /** Any sign of life (a request sent, bytes out, an answer) starts the stall's clock again. */
     const alive = () => {
       clearTimeout(stall);
-      if (settled) return;
+      if (settled || ending) return;
       stall = setTimeout(() => {
         void upload.abort(false).catch(() => {});
-        finish({ kind: 'network', message: `the upload stalled: no bytes moved for ${Math.round(stallMs / 1000)} s` });
+        void failed({
+          kind: 'network',
+          message: `the upload stalled: no bytes moved for ${Math.round(stallMs / 1000)} s`,
+        });
       }, stallMs);
     };
     const upload: Upload = new Upload(attempt.file, {
@@ -114,29 +181,30 @@ export function runTusAttempt(attempt: TusAttempt): Promise<TusOutcome> {
         const token = attempt.token();
         if (token) request.setHeader('Authorization', `Bearer ${token}`);
       },
-      onProgress() {
+      onProgress(bytesSent) {
         alive();
+        sent = Math.max(sent, bytesSent);
       },
       onAfterResponse(request, response) {
         alive();
         // A HEAD on resume tells how much the server already has: progress starts there.
         if (request.getMethod() !== 'HEAD' || response.getStatus() >= 300) return;
         const offset = Number(response.getHeader('Upload-Offset'));
-        if (Number.isFinite(offset)) attempt.onAccepted?.(offset, attempt.size);
+        if (Number.isFinite(offset)) onAccepted(offset);
       },
       onUploadUrlAvailable() {
         if (upload.url) attempt.onUrl?.(upload.url);
       },
-      onChunkComplete(_chunk, accepted, total) {
-        attempt.onAccepted?.(accepted, total);
+      onChunkComplete(_chunk, bytesAccepted) {
+        onAccepted(bytesAccepted);
       },
       onSuccess() {
         const url = upload.url ?? '';
-        attempt.onAccepted?.(attempt.size, attempt.size);
+        onAccepted(attempt.size);
         finish({ kind: 'done', url, id: uploadIdOf(url) });
       },
       onError(error) {
-        finish(attempt.signal.aborted ? { kind: 'aborted' } : tusFailure(error));
+        void failed(attempt.signal.aborted ? { kind: 'aborted' } : tusFailure(error));
       },
     });
     const onAbort = () => {

@@ -3,8 +3,10 @@
 // URL; an attempt stopped part-way is resumed from the kept URL at the server's offset and the
 // stored bytes are the file's; a gone upload is created anew; refusals come back with their status,
 // code and message for the queue's retry policy to judge; a connection that stops moving bytes
-// ends the attempt as a network failure, and the next one resumes.
-import { readFile } from 'node:fs/promises';
+// ends the attempt as a network failure, and the next one resumes; an attempt cut mid-chunk, or
+// refused for its offset after a resend, reports what the server kept, and one whose bytes never
+// reached the server reports nothing new.
+import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -136,6 +138,135 @@ describe('the PWA tus client against the server', () => {
     } finally {
       for (const res of held) res.destroy();
       await new Promise((resolve) => link.close(resolve));
+    }
+  });
+
+  /**
+   * A file of two chunks and a part, so a cut can fall in the second; in chunks large enough that
+   * Node's HTTP stack reports the bytes it sends.
+   */
+  const chunk = 64 * 1024;
+  const threeFiles = () => Buffer.concat([file, file, file]);
+  const longAttempt = (over: Partial<TusAttempt> = {}) => {
+    const big = threeFiles();
+    return attempt({ file: big, size: big.length, chunkSize: chunk, ...over });
+  };
+
+  const CUT_AFTER = 20 * 1024;
+
+  /** Resolves once the server's copy of an upload holds `bytes` (or after 10 s). */
+  async function keptBy(id: string, bytes: number): Promise<void> {
+    for (let waited = 0; waited < 10_000; waited += 20) {
+      const size = await stat(path.join(t.dataDir, 'uploads', id)).then((s) => s.size, () => 0);
+      if (size >= bytes) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * In front of the server, a link that passes everything but the second PATCH: `cut` forwards its
+   * first 20 KB and then drops both sides, as a fair's network drops mid-chunk; `outage` takes all
+   * of it and forwards nothing, as a middlebox that refuses large bodies; `resend` forwards its
+   * first 20 KB, drops that connection, and sends the PATCH again whole, as a browser resends a
+   * request whose reused connection was reset, and hands back the server's answer. It counts the
+   * HEADs.
+   */
+  async function cuttingLink(mode: 'cut' | 'outage' | 'resend') {
+    let patches = 0;
+    let heads = 0;
+    const target = new URL(endpoint);
+    const link = http.createServer((req, res) => {
+      if (req.method === 'HEAD') heads += 1;
+      const { hostname: host, port } = target;
+      const to = { host, port, path: req.url, method: req.method, headers: req.headers };
+      /** The request to the server, whose answer goes back to the device. */
+      const upstream = () =>
+        http.request(to, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+      if (req.method !== 'PATCH' || ++patches !== 2) {
+        return void req.pipe(upstream().on('error', () => req.socket.destroy()));
+      }
+      if (mode === 'outage') return void req.resume().once('end', () => req.socket.destroy());
+      // The first 20 KB reach the server on a request that is then dropped, once the server wrote them.
+      const dropped = http.request(to).on('error', () => {});
+      const dropOnceKept = () =>
+        keptBy(uploadIdOf(req.url ?? ''), chunk + CUT_AFTER).then(() => dropped.destroy());
+      if (mode === 'resend') {
+        const body: Buffer[] = [];
+        req.on('data', (piece: Buffer) => body.push(piece));
+        return void req.once('end', () => {
+          const whole = Buffer.concat(body);
+          dropped.write(whole.subarray(0, CUT_AFTER));
+          void dropOnceKept().then(() => upstream().end(whole));
+        });
+      }
+      let passed = 0;
+      req.on('data', (piece: Buffer) => {
+        if (passed >= CUT_AFTER) return;
+        const part = piece.subarray(0, CUT_AFTER - passed);
+        passed += part.length;
+        dropped.write(part);
+        if (passed === CUT_AFTER) void dropOnceKept().then(() => req.socket.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => link.listen(0, '127.0.0.1', resolve));
+    const through = `http://127.0.0.1:${(link.address() as AddressInfo).port}${target.pathname}`;
+    return { through, heads: () => heads, close: () => new Promise((resolve) => link.close(resolve)) };
+  }
+
+  it('a cut mid-chunk asks the server what it kept, so the caller sees the upload moved on', async () => {
+    const link = await cuttingLink('cut');
+    try {
+      const accepted: number[] = [];
+      let url = '';
+      const cut = await runTusAttempt(
+        longAttempt({ endpoint: link.through, onUrl: (u) => (url = u), onAccepted: (b) => accepted.push(b) }),
+      );
+      expect(cut).toMatchObject({ kind: 'network' });
+      expect(link.heads()).toBe(1);
+      // Past the first chunk: the 20 KB of the cut chunk that reached the server, as the server says.
+      expect(accepted.at(-1)).toBe(chunk + CUT_AFTER);
+      const held = (await stored(uploadIdOf(url))).length;
+      expect(accepted.at(-1)).toBe(held);
+      const resumed: number[] = [];
+      const done = await runTusAttempt(longAttempt({ uploadUrl: url, onAccepted: (b) => resumed.push(b) }));
+      expect(done).toMatchObject({ kind: 'done', url });
+      expect(resumed[0]).toBe(held);
+      expect(sha256(await stored(uploadIdOf(url)))).toBe(sha256(threeFiles()));
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('a cut that got nothing through reports no progress, though the server was asked', async () => {
+    const link = await cuttingLink('outage');
+    try {
+      const accepted: number[] = [];
+      const refused = await runTusAttempt(
+        longAttempt({ endpoint: link.through, onAccepted: (b) => accepted.push(b) }),
+      );
+      expect(refused).toMatchObject({ kind: 'network' });
+      expect(link.heads()).toBe(1);
+      expect(accepted).toEqual([chunk]);
+    } finally {
+      await link.close();
+    }
+  });
+
+  it('a PATCH resent after a cut and refused for its offset (409) asks the server what it kept', async () => {
+    const link = await cuttingLink('resend');
+    try {
+      const accepted: number[] = [];
+      const refused = await runTusAttempt(
+        longAttempt({ endpoint: link.through, onAccepted: (b) => accepted.push(b) }),
+      );
+      expect(refused).toMatchObject({ kind: 'http-error', status: 409 });
+      expect(link.heads()).toBe(1);
+      expect(accepted).toEqual([chunk, chunk + CUT_AFTER]);
+    } finally {
+      await link.close();
     }
   });
 

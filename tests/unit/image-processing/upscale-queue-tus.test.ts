@@ -230,6 +230,27 @@ describe('upscale queue over tus', () => {
     expect(h.statusOf(id!)).toBe('processing');
   });
 
+  it('after an outage, an attempt that moved the upload waits the first delay, even on a 409', async () => {
+    const { tus, h } = await queueOverTus();
+    const url = tus.accept(tus.pending[0]!, 2);
+    // The outage: four cuts that took nothing, each wait longer than the last.
+    for (let failure = 1; failure <= 4; failure++) {
+      tus.pending[0]!.resolve({ kind: 'network', message: 'reset' });
+      await flush();
+      const wait = h.snapshot.items[0]!.retry!.nextAttemptAt - h.now;
+      expect(wait).toBeGreaterThan(RETRY_POLICY.firstDelayMs * 2 ** (failure - 1) * 0.7);
+      await h.advance(wait);
+    }
+    // Then a cut after the server kept more; the browser's resend of the PATCH is refused for its
+    // offset, and the attempt, having asked the server, reports what it kept.
+    tus.pending[0]!.attempt.onAccepted?.(6, SIZE);
+    tus.pending[0]!.resolve({ kind: 'http-error', status: 409, code: 409, message: '' });
+    await flush();
+    expect(h.snapshot.items[0]!.retry!.nextAttemptAt - h.now).toBe(RETRY_POLICY.firstDelayMs);
+    await h.advance(RETRY_POLICY.firstDelayMs);
+    expect(tus.pending[0]!.attempt.uploadUrl).toBe(url);
+  });
+
   it('without a tus endpoint the file goes in the multipart call, as before', async () => {
     const tus = fakeUploads();
     const h = createHarness(createMemoryQueueStore(), { upload: tus.upload });
