@@ -240,31 +240,29 @@ describe('the PWA tus client against the server', () => {
     }
   });
 
-  it('a cut that got nothing through reports no progress, though the server was asked', async () => {
-    const link = await cuttingLink('outage');
+  it.each([
+    [
+      'a cut that got nothing through reports no progress, though the server was asked',
+      'outage' as const,
+      { kind: 'network' },
+      [chunk],
+    ],
+    [
+      'a PATCH resent after a cut and refused for its offset (409) asks the server what it kept',
+      'resend' as const,
+      { kind: 'http-error', status: 409 },
+      [chunk, chunk + CUT_AFTER],
+    ],
+  ])('%s', async (_what, mode, ends, reported) => {
+    const link = await cuttingLink(mode);
     try {
       const accepted: number[] = [];
-      const refused = await runTusAttempt(
+      const outcome = await runTusAttempt(
         longAttempt({ endpoint: link.through, onAccepted: (b) => accepted.push(b) }),
       );
-      expect(refused).toMatchObject({ kind: 'network' });
+      expect(outcome).toMatchObject(ends);
       expect(link.heads()).toBe(1);
-      expect(accepted).toEqual([chunk]);
-    } finally {
-      await link.close();
-    }
-  });
-
-  it('a PATCH resent after a cut and refused for its offset (409) asks the server what it kept', async () => {
-    const link = await cuttingLink('resend');
-    try {
-      const accepted: number[] = [];
-      const refused = await runTusAttempt(
-        longAttempt({ endpoint: link.through, onAccepted: (b) => accepted.push(b) }),
-      );
-      expect(refused).toMatchObject({ kind: 'http-error', status: 409 });
-      expect(link.heads()).toBe(1);
-      expect(accepted).toEqual([chunk, chunk + CUT_AFTER]);
+      expect(accepted).toEqual(reported);
     } finally {
       await link.close();
     }

@@ -233,7 +233,8 @@ describe('upscale queue over tus', () => {
   it('after an outage, an attempt that moved the upload waits the first delay, even on a 409', async () => {
     const { tus, h } = await queueOverTus();
     const url = tus.accept(tus.pending[0]!, 2);
-    // The outage: four cuts that took nothing, each wait longer than the last.
+    // The outage: the first cut follows bytes the server took (the first wait); the three after it
+    // took nothing, and each wait is longer than the last.
     for (let failure = 1; failure <= 4; failure++) {
       tus.pending[0]!.resolve({ kind: 'network', message: 'reset' });
       await flush();
